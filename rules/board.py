@@ -1,0 +1,339 @@
+"""The game state: stacks on a hex lattice, whose turn, and the moves that change it.
+
+``Board`` is the heart of the engine, in the style of python-chess: ``legal_moves``,
+``push``/``pop``, ``parse_uhp``/``uhp`` for notation, ``state`` for the outcome.
+Move generation for the creatures lives in ``rules.movegen``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable, Iterator
+
+from . import movegen
+from .gametype import GameType, RuleOptions
+from .hexgrid import Hex, neighbours
+from .pieces import Bug, Colour, Piece
+
+
+class GameState(Enum):
+    """UHP game states."""
+
+    NOT_STARTED = "NotStarted"
+    IN_PROGRESS = "InProgress"
+    DRAW = "Draw"
+    WHITE_WINS = "WhiteWins"
+    BLACK_WINS = "BlackWins"
+
+    @property
+    def is_over(self) -> bool:
+        return self in (GameState.DRAW, GameState.WHITE_WINS, GameState.BLACK_WINS)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A placement, a movement (including a Pillbug throw), or a pass.
+
+    Two moves are equal when they put the same piece on the same cell: that is what
+    changes the position. ``origin`` (None for a placement) is kept for display.
+    """
+
+    piece: Piece | None
+    dest: Hex | None
+    origin: Hex | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and self.piece is other.piece and self.dest == other.dest
+
+    def __hash__(self) -> int:
+        return hash((self.piece.index if self.piece else -1, self.dest))
+
+    @property
+    def is_pass(self) -> bool:
+        return self.piece is None
+
+    @property
+    def is_placement(self) -> bool:
+        return self.piece is not None and self.origin is None
+
+    def __repr__(self) -> str:
+        if self.piece is None:
+            return "Move(pass)"
+        return f"Move({self.piece} {self.origin}->{self.dest})"
+
+
+PASS = Move(None, None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Undo:
+    move: Move
+    last_moved: Piece | None
+    state: GameState
+    key: tuple | None
+
+
+class Board:
+    """A Hive position with its history.
+
+    >>> b = Board("Base+MLP")
+    >>> b.push_uhp("wS1"); b.push_uhp("bG1 -wS1")
+    >>> b.turn, b.turn_number
+    (<Colour.WHITE: 'w'>, 2)
+    """
+
+    def __init__(self, game_type: GameType | str = "Base+MLP", options: RuleOptions | None = None) -> None:
+        self.game_type = GameType.parse(game_type) if isinstance(game_type, str) else game_type
+        self.options = options or RuleOptions()
+        self._stacks: dict[Hex, list[Piece]] = {}
+        self._where: list[Hex | None] = [None] * len(Piece.ALL)
+        self._history: list[_Undo] = []
+        self._last_moved: Piece | None = None
+        self._state = GameState.NOT_STARTED
+        self._seen: Counter[tuple] = Counter()
+        self._in_play = frozenset(self.game_type.bugs)
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def ply(self) -> int:
+        """Moves played so far, passes included."""
+        return len(self._history)
+
+    @property
+    def turn(self) -> Colour:
+        """The colour to move."""
+        return Colour.WHITE if len(self._history) % 2 == 0 else Colour.BLACK
+
+    @property
+    def turn_number(self) -> int:
+        """The full-move number shown in UHP ``White[3]``: both colours share it."""
+        return len(self._history) // 2 + 1
+
+    @property
+    def state(self) -> GameState:
+        return self._state
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """Every move played, oldest first."""
+        return [u.move for u in self._history]
+
+    @property
+    def last_moved(self) -> Piece | None:
+        """The piece moved or placed on the previous turn (it may not be moved now)."""
+        return self._last_moved
+
+    def stack(self, cell: Hex) -> tuple[Piece, ...]:
+        """The pieces on ``cell``, bottom first (empty tuple for an empty cell)."""
+        return tuple(self._stacks.get(cell, ()))
+
+    def top(self, cell: Hex) -> Piece | None:
+        stack = self._stacks.get(cell)
+        return stack[-1] if stack else None
+
+    def height(self, cell: Hex) -> int:
+        stack = self._stacks.get(cell)
+        return len(stack) if stack else 0
+
+    def stacks(self) -> dict[Hex, list[Piece]]:
+        """A copy of every occupied cell's stack, bottom first."""
+        return {cell: list(stack) for cell, stack in self._stacks.items()}
+
+    def position_of(self, piece: Piece) -> Hex | None:
+        """Where ``piece`` is, or None while it is in its owner's hand."""
+        return self._where[piece.index]
+
+    def is_covered(self, piece: Piece) -> bool:
+        cell = self._where[piece.index]
+        return cell is not None and self._stacks[cell][-1] is not piece
+
+    def in_play(self, bug: Bug) -> bool:
+        """Whether this game type uses ``bug``."""
+        return bug in self._in_play
+
+    def hand(self, colour: Colour) -> list[Piece]:
+        """Pieces ``colour`` has not placed yet, in numbering order."""
+        return [p for p in Piece.ALL if p.colour is colour and p.bug in self._in_play
+                and self._where[p.index] is None]
+
+    def next_in_hand(self, colour: Colour, bug: Bug) -> Piece | None:
+        """The piece a placement of ``bug`` by ``colour`` puts down (lowest number first)."""
+        if bug not in self._in_play:
+            return None
+        for number in range(1, bug.count + 1):
+            piece = Piece.get(colour, bug, number)
+            if self._where[piece.index] is None:
+                return piece
+        return None
+
+    def queen_placed(self, colour: Colour) -> bool:
+        return self._where[Piece.get(colour, Bug.QUEEN).index] is not None
+
+    def player_turn(self, colour: Colour | None = None) -> int:
+        """How many turns ``colour`` (default: the side to move) has begun, this one included."""
+        colour = colour or self.turn
+        plies = len(self._history)
+        played = (plies + 1) // 2 if colour is Colour.WHITE else plies // 2
+        return played + (1 if colour is self.turn else 0)
+
+    def queen_due(self) -> bool:
+        """Whether the side to move must place its Queen this turn (its 4th turn)."""
+        return self.player_turn() == 4 and not self.queen_placed(self.turn)
+
+    def surrounded(self, colour: Colour) -> bool:
+        """Whether ``colour``'s Queen has all six neighbours occupied."""
+        cell = self._where[Piece.get(colour, Bug.QUEEN).index]
+        return cell is not None and all(n in self._stacks for n in neighbours(cell))
+
+    # ------------------------------------------------------------------ moves
+    @property
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, each once; ``[PASS]`` when nothing else is possible."""
+        if self._state.is_over:
+            return []
+        moves = movegen.generate(self)
+        return moves if moves else [PASS]
+
+    def legal_moves_of(self, piece: Piece) -> list[Move]:
+        """The legal moves that move or place ``piece`` (including Pillbug throws of it)."""
+        return [m for m in self.legal_moves if m.piece is piece or (
+            m.is_placement and piece.bug is m.piece.bug and piece.colour is m.piece.colour
+            and self._where[piece.index] is None)]
+
+    def is_legal(self, move: Move) -> bool:
+        return move in set(self.legal_moves)
+
+    def push(self, move: Move) -> None:
+        """Play ``move`` (not checked: use ``push_legal`` or ``is_legal`` for untrusted input)."""
+        piece = move.piece
+        if piece is None:
+            undo = _Undo(move, self._last_moved, self._state, None)
+            self._last_moved = None
+        else:
+            origin = self._where[piece.index]
+            if origin is not None:
+                stack = self._stacks[origin]
+                stack.pop()
+                if not stack:
+                    del self._stacks[origin]
+            move = Move(piece, move.dest, origin)
+            self._stacks.setdefault(move.dest, []).append(piece)
+            self._where[piece.index] = move.dest
+            undo = _Undo(move, self._last_moved, self._state, None)
+            self._last_moved = piece
+        self._history.append(undo)
+        self._state = self._judge()
+        if self.options.repetition_draw:
+            key = self.position_key()
+            self._history[-1] = _Undo(undo.move, undo.last_moved, undo.state, key)
+            self._seen[key] += 1
+            if self._seen[key] >= 3 and not self._state.is_over:
+                self._state = GameState.DRAW
+
+    def push_legal(self, move: Move) -> None:
+        """Play ``move`` after checking it; raise ``IllegalMoveError`` with the reason."""
+        if not self.is_legal(move):
+            from .explain import IllegalMoveError, why_illegal
+            violation = why_illegal(self, move)
+            raise IllegalMoveError(move, violation)
+        self.push(move)
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        undo = self._history.pop()
+        move = undo.move
+        if undo.key is not None:
+            self._seen[undo.key] -= 1
+            if not self._seen[undo.key]:
+                del self._seen[undo.key]
+        piece = move.piece
+        if piece is not None:
+            stack = self._stacks[move.dest]
+            stack.pop()
+            if not stack:
+                del self._stacks[move.dest]
+            if move.origin is not None:
+                self._stacks.setdefault(move.origin, []).append(piece)
+            self._where[piece.index] = move.origin
+        self._last_moved = undo.last_moved
+        self._state = undo.state
+        return move
+
+    def _judge(self) -> GameState:
+        white, black = self.surrounded(Colour.WHITE), self.surrounded(Colour.BLACK)
+        if white and black:
+            return GameState.DRAW
+        if white:
+            return GameState.BLACK_WINS
+        if black:
+            return GameState.WHITE_WINS
+        return GameState.IN_PROGRESS
+
+    def position_key(self) -> tuple:
+        """A hashable description of the position and the side to move (for repetition)."""
+        cells = tuple(sorted((cell, tuple(p.index for p in stack)) for cell, stack in self._stacks.items()))
+        return (cells, len(self._history) % 2)
+
+    def repetitions(self) -> int:
+        """How many times the current position has occurred (tracked with ``repetition_draw``)."""
+        return self._seen.get(self.position_key(), 0)
+
+    # -------------------------------------------------------------- notation
+    def parse_uhp(self, text: str) -> Move:
+        """Parse a UHP MoveString against this position (not checked for legality)."""
+        from .uhp import parse_move
+        return parse_move(self, text)
+
+    def uhp(self, move: Move) -> str:
+        """The canonical UHP MoveString of ``move`` in this position (before it is played)."""
+        from .uhp import format_move
+        return format_move(self, move)
+
+    def push_uhp(self, text: str) -> Move:
+        """Parse, check and play a UHP MoveString; return the move."""
+        move = self.parse_uhp(text)
+        self.push_legal(move)
+        return self._history[-1].move
+
+    def game_string(self) -> str:
+        """The UHP GameString of this game."""
+        from .uhp import format_game_string
+        return format_game_string(self)
+
+    @classmethod
+    def from_game_string(cls, text: str, options: RuleOptions | None = None) -> "Board":
+        """Build a board by replaying a UHP GameString; illegal moves raise ``ValueError``."""
+        from .uhp import parse_game_string
+        return parse_game_string(text, options)
+
+    def copy(self) -> "Board":
+        """An independent board with the same history."""
+        other = Board(self.game_type, self.options)
+        for move in self.move_stack:
+            other.push(move)
+        return other
+
+    def replay(self) -> Iterator["Board"]:
+        """Boards after each move of this game, from the start (each a fresh copy)."""
+        board = Board(self.game_type, self.options)
+        yield board.copy()
+        for move in self.move_stack:
+            board.push(move)
+            yield board.copy()
+
+    def placement_cells(self, colour: Colour) -> list[Hex]:
+        """Empty cells where ``colour`` may place a new piece now."""
+        return movegen.placement_cells(self, colour)
+
+    def occupied(self) -> Iterable[Hex]:
+        return self._stacks.keys()
+
+    def __repr__(self) -> str:
+        return f"Board({self.game_string()!r})"
+
+    def __str__(self) -> str:
+        from .diagram import ascii_diagram
+        return ascii_diagram(self)
+

@@ -1,0 +1,129 @@
+"""Universal Hive Protocol notation: MoveStrings and GameStrings.
+
+A MoveString names the piece, then where it goes relative to a piece on the board:
+``wS1`` (first piece), ``bG1 -wS1`` (west of wS1), ``wB1 bQ`` (on top of bQ), ``pass``.
+Marks before the reference piece mean west (``-``), south-west (``/``) and
+north-west (``\\``); after it, east, north-east and south-east.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .gametype import GameType, RuleOptions
+from .hexgrid import ORIGIN, Direction, Hex, direction_between, neighbours, step
+from .pieces import Piece
+
+if TYPE_CHECKING:
+    from .board import Board, Move
+
+_AFTER = {"-": Direction.E, "/": Direction.NE, "\\": Direction.SE}
+_BEFORE = {"-": Direction.W, "/": Direction.SW, "\\": Direction.NW}
+_MARK = {d: (m, True) for m, d in _AFTER.items()} | {d: (m, False) for m, d in _BEFORE.items()}
+
+
+class NotationError(ValueError):
+    """A move or game string that cannot be read."""
+
+
+def parse_move(board: "Board", text: str) -> "Move":
+    """Resolve a MoveString against ``board`` (syntax and references only, not legality)."""
+    from .board import PASS, Move
+
+    tokens = text.split()
+    if len(tokens) == 1 and tokens[0].lower() == "pass":
+        return PASS
+    if not 1 <= len(tokens) <= 2:
+        raise NotationError(f"{text!r}: a move is 'piece [reference]' or 'pass'")
+    try:
+        piece = Piece.parse(tokens[0])
+    except ValueError as exc:
+        raise NotationError(str(exc)) from None
+    if not board.in_play(piece.bug):
+        raise NotationError(f"{text!r}: there is no {piece.bug.title} in {board.game_type}")
+    origin = board.position_of(piece)
+    if len(tokens) == 1:
+        if next(iter(board.occupied()), None) is not None:
+            raise NotationError(f"{text!r}: only the first piece of the game is written without a reference")
+        return Move(piece, ORIGIN, None)
+    dest = _resolve_reference(board, tokens[1], text)
+    return Move(piece, dest, origin)
+
+
+def _resolve_reference(board: "Board", token: str, text: str) -> Hex:
+    if token[0] in _BEFORE:
+        mark, name, direction = token[0], token[1:], _BEFORE[token[0]]
+    elif token[-1] in _AFTER:
+        mark, name, direction = token[-1], token[:-1], _AFTER[token[-1]]
+    else:
+        mark, name, direction = "", token, None
+    try:
+        ref = Piece.parse(name)
+    except ValueError:
+        raise NotationError(f"{text!r}: {token!r} is not a reference like wS1, -wS1, wS1/ or \\wS1") from None
+    cell = board.position_of(ref)
+    if cell is None:
+        raise NotationError(f"{text!r}: the reference piece {ref} is not on the board")
+    return cell if direction is None else step(cell, direction)
+
+
+def format_move(board: "Board", move: "Move") -> str:
+    """The canonical MoveString of ``move`` played from ``board``'s position."""
+    if move.piece is None:
+        return "pass"
+    piece, dest = move.piece, move.dest
+    assert dest is not None
+    stack = board.stack(dest)
+    if stack:
+        return f"{piece} {stack[-1]}"
+    for cell in neighbours(dest):
+        ref_stack = [p for p in board.stack(cell) if p is not piece]
+        if ref_stack:
+            direction = direction_between(cell, dest)
+            mark, after = _MARK[direction]
+            ref = ref_stack[-1]
+            return f"{piece} {ref}{mark}" if after else f"{piece} {mark}{ref}"
+    return str(piece)
+
+
+def parse_game_string(text: str, options: RuleOptions | None = None) -> "Board":
+    """Replay a GameString (``Base+M;InProgress;Black[2];wS1;bM -wS1``) into a Board."""
+    from .board import Board, GameState
+    from .explain import IllegalMoveError
+
+    parts = [p.strip() for p in text.strip().split(";")]
+    if len(parts) < 3:
+        raise NotationError(f"{text!r}: a GameString is 'GameType;GameState;Turn[;moves...]'")
+    try:
+        board = Board(GameType.parse(parts[0]), options)
+        stated_state = GameState(parts[1])
+    except ValueError as exc:
+        raise NotationError(f"GameString: {exc}") from None
+    for number, move_text in enumerate(parts[3:], start=1):
+        if not move_text:
+            continue
+        try:
+            board.push_uhp(move_text)
+        except (NotationError, IllegalMoveError) as exc:
+            raise NotationError(f"GameString move {number} ({move_text!r}): {exc}") from None
+    turn = f"{board.turn.title}[{board.turn_number}]"
+    if parts[2] != turn:
+        raise NotationError(f"GameString says {parts[2]} but its moves lead to {turn}")
+    unstarted = {GameState.NOT_STARTED, GameState.IN_PROGRESS}
+    if stated_state is not board.state and not (board.ply == 0 and stated_state in unstarted):
+        raise NotationError(f"GameString says {stated_state.value} but its moves lead to {board.state.value}")
+    return board
+
+
+def format_game_string(board: "Board") -> str:
+    """The GameString of ``board``'s game (type, state, turn, every move)."""
+    from .board import Board
+
+    replay = Board(board.game_type, board.options)
+    moves = []
+    for move in board.move_stack:
+        moves.append(format_move(replay, move))
+        replay.push(move)
+    head = f"{board.game_type};{board.state.value};{board.turn.title}[{board.turn_number}]"
+    return ";".join([head, *moves])
+
