@@ -25,22 +25,28 @@ class CalibrationFileError(ValueError):
     """A calibration file is missing, corrupt, of the wrong kind or version."""
 
 
-def save(path: str | os.PathLike[str], kind: str, version: int, data: dict[str, Any]) -> Path:
-    """Write ``data`` as a calibration file of ``kind`` atomically; return the path."""
+def write_atomic(path: str | os.PathLike[str], content: bytes) -> Path:
+    """Write ``content`` to ``path`` via a synced temporary file and a rename; return the path."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps({"kind": kind, "version": version, "data": data}, indent=1)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return target
+
+
+def save(path: str | os.PathLike[str], kind: str, version: int, data: dict[str, Any]) -> Path:
+    """Write ``data`` as a calibration file of ``kind`` atomically; return the path."""
+    text = json.dumps({"kind": kind, "version": version, "data": data}, indent=1)
+    return write_atomic(path, text.encode("utf-8"))
 
 
 def load(path: str | os.PathLike[str], kind: str, version: int) -> dict[str, Any]:

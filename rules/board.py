@@ -197,13 +197,11 @@ class Board:
         return moves if moves else [PASS]
 
     def legal_moves_of(self, piece: Piece) -> list[Move]:
-        """The legal moves that move or place ``piece`` (including Pillbug throws of it)."""
-        return [m for m in self.legal_moves if m.piece is piece or (
-            m.is_placement and piece.bug is m.piece.bug and piece.colour is m.piece.colour
-            and self._where[piece.index] is None)]
+        """The legal moves that move or place ``piece`` (Pillbug throws of it included)."""
+        return [m for m in self.legal_moves if m.piece is piece]
 
     def is_legal(self, move: Move) -> bool:
-        return move in set(self.legal_moves)
+        return move in self.legal_moves
 
     def push(self, move: Move) -> None:
         """Play ``move`` (not checked: use ``push_legal`` or ``is_legal`` for untrusted input)."""

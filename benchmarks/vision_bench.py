@@ -1,0 +1,165 @@
+"""Vision benchmark: recognition accuracy and speed on synthetic frames of real game positions.
+
+    python benchmarks/vision_bench.py [--frames 500] [--seed 1] [--sections a,pocket,b,carbon]
+
+Positions are the championship GameStrings of the shared corpus (Mzinga's valid-moves test).
+Every frame gets a random camera pose (40-80 cm, tilt up to 30 degrees, any turn), lens,
+light, table and noise; one frame in five has a hand reaching over the hive (those frames
+score only as 'hand': flagged occluded or exactly right; the others score everything else). Sections:
+``a`` style-A art with the shipped profile; ``pocket`` the same with pocket-size tiles;
+``b`` style-B art after enrolling on 1, 2 and 4 style-B photos of the default layout;
+``carbon`` style-A shapes all in one colour, enrolled on 4 photos. Not part of pytest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from calibration.appearance import DEFAULT_LAYOUT, default_profile, enroll  # noqa: E402
+from rules import Board  # noqa: E402
+from rules.pieces import Piece  # noqa: E402
+from vision.compare import align  # noqa: E402
+from vision.detect import Detector  # noqa: E402
+from vision.make_default_profile import enrollment_photos  # noqa: E402
+from vision.render.scene import Position, random_conditions, render_position  # noqa: E402
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "valid-moves" / \
+    "Board_ValidMovesFromRealGamesTest.csv"
+HAND_SHARE = 0.2
+TARGETS = {"recall": 99.9, "phantoms": 0.1, "colour": 99.95, "creature": 99.8, "exact": 98.0, "hand": 99.0,
+           "ms": 40.0}
+
+
+def real_positions() -> list[Position]:
+    """Every non-empty position of the corpus GameStrings."""
+    positions = []
+    for line in CORPUS.read_text(encoding="utf-8-sig").splitlines():
+        if line.strip() and not line.startswith("#"):
+            stacks = Board.from_game_string(line.split("\t")[0]).stacks()
+            if stacks:
+                positions.append(stacks)
+    return positions
+
+
+@dataclass
+class Tally:
+    truth_tiles: int = 0
+    found: int = 0
+    phantoms: int = 0
+    colour_right: int = 0
+    bug_right: int = 0
+    height_right: int = 0
+    frames: int = 0
+    exact: int = 0
+    false_occluded: int = 0
+    hand_frames: int = 0
+    hand_ok: int = 0
+    times: list[float] = field(default_factory=list)
+
+    def row(self) -> dict[str, float]:
+        pct = lambda a, b: 100.0 * a / b if b else float("nan")  # noqa: E731
+        return {"recall": pct(self.found, self.truth_tiles), "phantoms": pct(self.phantoms, self.truth_tiles),
+                "colour": pct(self.colour_right, self.found), "creature": pct(self.bug_right, self.found),
+                "height": pct(self.height_right, self.found), "exact": pct(self.exact, self.frames),
+                "false_occl": pct(self.false_occluded, self.frames), "hand": pct(self.hand_ok, self.hand_frames),
+                "ms": statistics.median(self.times) * 1000 if self.times else float("nan")}
+
+
+def run_section(detector: Detector, positions: list[Position], frames: int, seed: int, **fixed) -> Tally:
+    rng = np.random.default_rng(seed)
+    tally = Tally()
+    for _ in range(frames):
+        position = positions[int(rng.integers(len(positions)))]
+        hand = bool(rng.random() < HAND_SHARE)
+        carried = Piece.ALL[int(rng.integers(len(Piece.ALL)))] if hand else None
+        frame, truth = render_position(position, random_conditions(rng, hand=hand, **fixed), carried=carried)
+        start = time.perf_counter()
+        observation = detector.detect(frame)
+        tally.times.append(time.perf_counter() - start)
+        true_board = {t.cell: (t.colour, t.bug) for t in truth.tiles}
+        seen_board = {s.cell: (s.colour, s.bug) for s in observation.tiles}
+        alignment = align(seen_board, true_board)
+        exact = (not observation.occluded and len(seen_board) == len(true_board) == alignment.matched
+                 and all(true_board[alignment.apply(c)] == v for c, v in seen_board.items()))
+        if hand:  # a hand over or beside the hive: it must be flagged, or the board fully right
+            tally.hand_frames += 1
+            tally.hand_ok += bool(observation.occluded or exact)
+            continue
+        tally.frames += 1
+        tally.exact += exact
+        tally.false_occluded += observation.occluded
+        tally.truth_tiles += len(truth.tiles)
+        unmatched = list(observation.tiles)
+        for tile in truth.tiles:
+            near = [s for s in unmatched if np.hypot(s.px[0] - tile.px[0], s.px[1] - tile.px[1]) < 0.4 * truth.tile_px]
+            if not near:
+                continue
+            sighting = min(near, key=lambda s: np.hypot(s.px[0] - tile.px[0], s.px[1] - tile.px[1]))
+            unmatched.remove(sighting)
+            tally.found += 1
+            tally.colour_right += sighting.colour is tile.colour
+            tally.bug_right += sighting.bug is tile.bug
+            tally.height_right += (sighting.height_hint > 1) == (tile.height > 1)
+        tally.phantoms += len(unmatched)
+    return tally
+
+
+def print_table(rows: list[tuple[str, dict[str, float]]]) -> None:
+    columns = ["recall", "phantoms", "colour", "creature", "exact", "hand", "false_occl", "height", "ms"]
+    print(f"{'section':<26}" + "".join(f"{c:>11}" for c in columns))
+    target = {c: (f"{'>=' if c not in ('phantoms', 'ms') else '<='}{TARGETS[c]:g}" if c in TARGETS else "")
+              for c in columns}
+    print(f"{'target':<26}" + "".join(f"{target[c]:>11}" for c in columns))
+    for name, row in rows:
+        print(f"{name:<26}" + "".join(f"{row[c]:>11.2f}" for c in columns))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=500, help="frames per section (default 500)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sections", default="a,pocket,b,carbon")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    positions = real_positions()
+    sections = args.sections.split(",")
+    rows: list[tuple[str, dict[str, float]]] = []
+    print(f"{len(positions)} corpus positions, {args.frames} frames per section, seed {args.seed}")
+    if "a" in sections:
+        rows.append(("style a, standard", run_section(Detector(default_profile()), positions, args.frames,
+                                                      args.seed, style="a").row()))
+    if "pocket" in sections:
+        rows.append(("style a, pocket", run_section(Detector(default_profile()), positions, args.frames,
+                                                    args.seed + 1, style="a", tile_size="pocket").row()))
+    if "b" in sections:
+        rows.append(("style b, default profile", run_section(Detector(default_profile()), positions,
+                                                             max(args.frames // 5, 20), args.seed + 2,
+                                                             style="b").row()))
+        for photos in (1, 2, 4):
+            profile = enroll(enrollment_photos(photos, seed=77, style="b"), DEFAULT_LAYOUT)
+            frames = args.frames if photos == 4 else max(args.frames // 5, 20)
+            rows.append((f"style b, enrolled {photos} photo{'s' if photos > 1 else ''}",
+                         run_section(Detector(profile), positions, frames, args.seed + 3, style="b").row()))
+    if "carbon" in sections:
+        profile = enroll(enrollment_photos(4, seed=78, style="a", mono=True), DEFAULT_LAYOUT)
+        rows.append(("carbon (mono), 4 photos", run_section(Detector(profile), positions, args.frames // 2,
+                                                            args.seed + 4, style="a", mono=True).row()))
+    print_table(rows)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory (max RSS, whole benchmark incl. renderer): {peak_mb:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,102 @@
+"""``hivecam calibrate``: print the board, and measure the camera, the table and your set.
+
+    hivecam calibrate board --out board.pdf            # print at 100 %, a square is 36 mm
+    hivecam calibrate camera PHOTO... --out camera.json
+    hivecam calibrate table PHOTO [--camera camera.json] --out table.json
+    hivecam calibrate enroll PHOTO... [--layout FILE] --out PROFILE
+
+Every failure prints one line to stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration.camera import MIN_VIEWS, CameraModel, calibrate_camera
+from calibration.charuco import SQUARE_MM, write_board
+from calibration.errors import CalibrationError
+from calibration.files import CalibrationFileError
+from calibration.table import table_from_board
+
+EXIT_ERROR = 2
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    board = actions.add_parser("board", help="write the printable ChArUco board (.png or .pdf)")
+    board.add_argument("--out", required=True, help="board.pdf or board.png")
+    board.add_argument("--dpi", type=float, default=300.0, help="image resolution (default 300)")
+    camera = actions.add_parser("camera", help="camera intrinsics from photos of the board")
+    camera.add_argument("images", nargs="+", metavar="IMAGE", help=f"at least {MIN_VIEWS} photos, board tilted")
+    camera.add_argument("--out", required=True, help="camera calibration file to write")
+    table = actions.add_parser("table", help="table plane from one photo of the board lying on the table")
+    table.add_argument("image", metavar="IMAGE")
+    lens = table.add_mutually_exclusive_group()
+    lens.add_argument("--camera", help="camera calibration file (optional, recommended)")
+    lens.add_argument("--focal-px", type=float, help="focal length in pixels, if known, when there is no camera file")
+    table.add_argument("--out", required=True, help="table calibration file to write")
+    enroll = actions.add_parser("enroll", help="learn the look of your pieces from photos")
+    enroll.add_argument("images", nargs="+", metavar="IMAGE")
+    enroll.add_argument("--layout", help="text file describing where each piece lies")
+    enroll.add_argument("--out", required=True, help="appearance profile to write")
+
+
+def read_image(path: str) -> np.ndarray:
+    """The BGR image at ``path``; ``CalibrationError`` if it is missing or not an image."""
+    try:
+        raw = np.fromfile(path, np.uint8)
+    except OSError as exc:
+        raise CalibrationError(f"{path}: cannot read image ({exc.strerror or exc})") from exc
+    image = cv2.imdecode(raw, cv2.IMREAD_COLOR) if raw.size else None
+    if image is None:
+        raise CalibrationError(f"{path}: not a readable image (corrupt or unsupported format)")
+    return image
+
+
+def _board(args: argparse.Namespace) -> None:
+    path = write_board(args.out, args.dpi)
+    print(f"{path}: print at 100% (actual size) and check that a square measures {SQUARE_MM:g} mm")
+
+
+def _camera(args: argparse.Namespace) -> None:
+    model, skipped = calibrate_camera([read_image(p) for p in args.images], args.images)
+    for name in skipped:
+        print(f"warning: {name}: board not found, photo skipped", file=sys.stderr)
+    model.save(args.out)
+    print(f"{args.out}: focal {model.focal_px:.1f} px, reprojection RMS {model.rms_error:.2f} px, "
+          f"{model.views} views")
+
+
+def _table(args: argparse.Namespace) -> None:
+    camera = CameraModel.load(args.camera) if args.camera else None
+    model = table_from_board(read_image(args.image), camera, args.focal_px, args.image)
+    model.save(args.out)
+    height = model.camera_position_mm[2]
+    print(f"{args.out}: {model.mm_per_pixel():.3f} mm per pixel at the centre, camera {height:.0f} mm above the "
+          f"table, fit RMS {model.rms_error:.2f} px ({model.source})")
+
+
+def _enroll(args: argparse.Namespace) -> None:
+    from calibration.appearance import enroll
+
+    layout = Path(args.layout).read_text(encoding="utf-8") if args.layout else None
+    profile = enroll([read_image(p) for p in args.images], layout)
+    profile.save(args.out)
+    print(f"{args.out}: appearance profile written")
+
+
+ACTIONS = {"board": _board, "camera": _camera, "table": _table, "enroll": _enroll}
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        ACTIONS[args.action](args)
+    except (CalibrationError, CalibrationFileError, ImportError, OSError, ValueError) as exc:
+        print(f"hivecam calibrate {args.action}: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    return 0

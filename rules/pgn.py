@@ -1,0 +1,274 @@
+"""Hive PGN: game files in the form Mzinga and hivegame.com write and read.
+
+Both write the tag pairs ``[GameType "Base+MLP"]``, ``[Date "2026.11.22"]``, ``[Event ""]``,
+``[Site ""]``, ``[Round ""]``, ``[White ""]``, ``[Black ""]`` and ``[Result "WhiteWins"]``
+(a UHP game state), a blank line, then one move per line numbered by half-move
+(``1. wS1``, ``2. bG1 -wS1``, ... ``72. pass``) and, once the game is over, its result on
+the last line. Mzinga attaches a ``{...}`` line to the move before it, so hivecam writes
+each move's time, mark and comment there: ``{[%time 83.5] [%mark override] arbiter's call}``.
+A result the board does not show (a resignation, say) gets ``[Termination "resignation"]``;
+older rule options get ``[QueenMayOpen "true"]`` / ``[RepetitionDraw "true"]``.
+
+Reading also accepts the chess results ``1-0``, ``0-1``, ``1/2-1/2`` and ``*``, moves without
+numbers, several numbered moves on one line, a byte-order mark and CRLF line ends.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .board import GameState
+from .explain import IllegalMoveError
+from .gametype import GameType, RuleOptions
+from .record import DERIVED_TAGS, STANDARD_TAGS, Ending, GameRecord, Timestamp
+
+_RESULTS = {
+    "WhiteWins": GameState.WHITE_WINS, "1-0": GameState.WHITE_WINS,
+    "BlackWins": GameState.BLACK_WINS, "0-1": GameState.BLACK_WINS,
+    "Draw": GameState.DRAW, "1/2-1/2": GameState.DRAW,
+    "InProgress": GameState.IN_PROGRESS, "NotStarted": GameState.NOT_STARTED, "*": None,
+}
+_OPTION_TAGS = {"QueenMayOpen": "queen_may_open", "RepetitionDraw": "repetition_draw"}
+_TAG = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_NUMBER = re.compile(r"(\d+)\.+(.*)")
+_COMMAND = re.compile(r"\[%(time|mark)\s+([^\]]*)\]")
+
+
+class PgnError(ValueError):
+    """A PGN file that cannot be read; the message names the line and the problem."""
+
+
+# ------------------------------------------------------------------- writing
+def format_pgn(record: GameRecord) -> str:
+    """The record as Hive PGN (LF line ends, final newline)."""
+    result = record.result
+    tags = {"GameType": str(record.game_type), **{t: record.tags.get(t, "") for t in STANDARD_TAGS},
+            "Result": result.value}
+    if record.ending is not None:
+        tags["Termination"] = record.ending.value
+    for tag, option in _OPTION_TAGS.items():
+        if getattr(record.options, option):
+            tags[tag] = "true"
+    tags.update((name, value) for name, value in record.tags.items() if name not in tags)
+    lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
+    if record.moves or record.comment:
+        lines.append("")
+    if record.comment:
+        lines.append("{" + record.comment + "}")
+    for number, entry in enumerate(record.moves, start=1):
+        lines.append(f"{number}. {entry.uhp}")
+        parts = []
+        if entry.timestamp is not None:
+            parts.append(f"[%time {_format_timestamp(entry.timestamp)}]")
+        if entry.mark is not None:
+            parts.append(f"[%mark {entry.mark.value}]")
+        if entry.comment:
+            parts.append(entry.comment)
+        if parts:
+            lines.append("{" + " ".join(parts) + "}")
+    if result.is_over:
+        lines += ["", result.value]
+    return "\n".join(lines) + "\n"
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _format_timestamp(value: Timestamp) -> str:
+    if isinstance(value, str):
+        return value
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+# ------------------------------------------------------------------- reading
+@dataclass
+class _Entry:
+    line: int
+    number: int | None
+    text: str
+    comments: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Parsed:
+    tags: dict[str, tuple[str, int]] = field(default_factory=dict)
+    entries: list[_Entry] = field(default_factory=list)
+    game_comments: list[str] = field(default_factory=list)
+    result: tuple[str, int] | None = None
+
+
+def parse_pgn(text: str, options: RuleOptions | None = None) -> GameRecord:
+    """Read one Hive PGN game; ``options`` overrides the rule options its tags give."""
+    parsed = _scan(text.lstrip("\ufeff"))
+    if "GameType" not in parsed.tags:
+        raise PgnError("line 1: no [GameType \"...\"] tag, so this is not a Hive PGN game")
+    game_type_text, line = parsed.tags["GameType"]
+    try:
+        game_type = GameType.parse(game_type_text)
+    except ValueError as exc:
+        raise PgnError(f"line {line}: {exc}") from None
+    record = GameRecord(game_type, options or _options(parsed.tags))
+    for name, (value, line) in parsed.tags.items():
+        if name not in DERIVED_TAGS:
+            try:
+                record.set_tag(name, value)
+            except ValueError as exc:
+                raise PgnError(f"line {line}: {exc}") from None
+    record.comment = "\n".join(parsed.game_comments)
+    for ply, entry in enumerate(parsed.entries, start=1):
+        _append(record, ply, entry)
+    _settle_result(record, parsed)
+    return record
+
+
+def _options(tags: dict[str, tuple[str, int]]) -> RuleOptions:
+    chosen = {}
+    for tag, option in _OPTION_TAGS.items():
+        if tag in tags:
+            value, line = tags[tag]
+            if value.lower() not in ("true", "false"):
+                raise PgnError(f"line {line}: [{tag}] must be \"true\" or \"false\", not {value!r}")
+            chosen[option] = value.lower() == "true"
+    return RuleOptions(**chosen)
+
+
+def _scan(text: str) -> _Parsed:
+    """Tags, moves with their comments, and the result token, with line numbers."""
+    parsed = _Parsed()
+    comment: list[str] | None = None  # the lines of a comment still open
+    comment_line = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        rest = raw
+        if comment is None and raw.strip().startswith("["):
+            _scan_text(parsed, raw, number)  # a tag: braces in its value are text
+            continue
+        while True:
+            if comment is not None:
+                body, closed, rest = rest.partition("}")
+                comment.append(body)
+                if not closed:
+                    break
+                _attach_comment(parsed, "\n".join(comment).strip())
+                comment = None
+            before, opened, after = rest.partition("{")
+            _scan_text(parsed, before, number)
+            if not opened:
+                break
+            comment, comment_line, rest = [], number, after
+    if comment is not None:
+        raise PgnError(f"line {comment_line}: a comment opened with '{{' is never closed")
+    return parsed
+
+
+def _scan_text(parsed: _Parsed, text: str, line: int) -> None:
+    text = text.strip()
+    if not text:
+        return
+    if parsed.result is not None:
+        raise PgnError(f"line {line}: {text!r} follows the result {parsed.result[0]!r} "
+                       "(one game per file)")
+    if text.startswith("["):
+        _scan_tag(parsed, text, line)
+        return
+    current: _Entry | None = None
+    for token in text.split():
+        numbered = _NUMBER.fullmatch(token)
+        if numbered:
+            current = _Entry(line, int(numbered.group(1)), numbered.group(2))
+            parsed.entries.append(current)
+        elif token in _RESULTS and (current is None or current.text):
+            parsed.result = (token, line)
+        elif parsed.result is not None:
+            raise PgnError(f"line {line}: {token!r} follows the result {parsed.result[0]!r}")
+        elif current is None:
+            current = _Entry(line, None, token)
+            parsed.entries.append(current)
+        else:
+            current.text = f"{current.text} {token}".strip()
+    if current is not None and not current.text:
+        raise PgnError(f"line {line}: move number {current.number} has no move after it")
+
+
+def _scan_tag(parsed: _Parsed, text: str, line: int) -> None:
+    if parsed.entries:
+        raise PgnError(f"line {line}: tag {text!r} after the moves (one game per file)")
+    match = _TAG.fullmatch(text)
+    if match is None:
+        raise PgnError(f"line {line}: {text!r} is not a tag like [White \"name\"]")
+    name, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
+    if name in parsed.tags:
+        raise PgnError(f"line {line}: tag {name} appears twice (first on line {parsed.tags[name][1]})")
+    parsed.tags[name] = (value, line)
+
+
+def _attach_comment(parsed: _Parsed, comment: str) -> None:
+    if comment:
+        (parsed.entries[-1].comments if parsed.entries else parsed.game_comments).append(comment)
+
+
+def _append(record: GameRecord, ply: int, entry: _Entry) -> None:
+    where = f"line {entry.line}: move {ply} ({entry.text!r})"
+    if entry.number is not None and entry.number != ply:
+        raise PgnError(f"{where} is numbered {entry.number}; moves are numbered by half-move from 1")
+    timestamp: Timestamp | None = None
+    mark: str | None = None
+    notes = []
+    for comment in entry.comments:
+        for command, value in _COMMAND.findall(comment):
+            value = value.strip()
+            if command == "time":
+                if timestamp is not None:
+                    raise PgnError(f"{where} has two [%time] comments")
+                timestamp = _parse_timestamp(value)
+            else:
+                if mark is not None:
+                    raise PgnError(f"{where} has two [%mark] comments")
+                mark = value
+        notes.append(_COMMAND.sub("", comment).strip())
+    try:
+        record.append(entry.text, timestamp, mark, "\n".join(n for n in notes if n))
+    except IllegalMoveError as exc:
+        raise PgnError(f"{where} is illegal: {exc}") from exc
+    except ValueError as exc:
+        raise PgnError(f"{where}: {exc}") from exc
+
+
+def _parse_timestamp(value: str) -> Timestamp:
+    try:
+        return float(value)
+    except ValueError:
+        return value  # an ISO date-time; GameRecord.append checks it
+
+
+def _settle_result(record: GameRecord, parsed: _Parsed) -> None:
+    """Check the stated result against the moves; adopt one the board cannot show."""
+    stated: list[tuple[GameState | None, str, int]] = []
+    for token, line in filter(None, [parsed.tags.get("Result"), parsed.result]):
+        if token not in _RESULTS:
+            raise PgnError(f"line {line}: result {token!r} is not one of {', '.join(_RESULTS)}")
+        stated.append((_RESULTS[token], token, line))
+    outcomes = {s for s, _, _ in stated if s is not None and s.is_over}
+    if len(outcomes) > 1:
+        raise PgnError(f"line {stated[-1][2]}: the result {stated[-1][1]!r} contradicts "
+                       f"[Result \"{stated[0][1]}\"]")
+    termination = parsed.tags.get("Termination")
+    board_state = record.result
+    if not outcomes:
+        if termination is not None:
+            raise PgnError(f"line {termination[1]}: [Termination] given, but no finished result")
+        return
+    outcome, _, line = next(s for s in stated if s[0] in outcomes)
+    if board_state.is_over:
+        if outcome is not board_state:
+            raise PgnError(f"line {line}: the result {outcome.value} contradicts the moves, "
+                           f"which end in {board_state.value}")
+        if termination is not None:
+            raise PgnError(f"line {termination[1]}: [Termination] given, but the game ended on the board")
+        return
+    try:
+        ending = Ending(termination[0]) if termination else Ending.REPORTED
+        record.declare(outcome, ending)
+    except ValueError as exc:
+        raise PgnError(f"line {termination[1] if termination else line}: {exc}") from None

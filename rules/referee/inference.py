@@ -1,0 +1,208 @@
+"""Which moves turned the known position into the one the camera now sees.
+
+``judge`` registers a steady scene to the game's coordinates, then looks for the legal
+move, or the few moves (up to three: both players were quick, or one moved twice around
+a forced pass), that explain it:
+
+- a cell must show the top the explanation leaves there, except where neither the view
+  nor the position changed since the last accepted view (so a persistent misread of a
+  piece that did not move is tolerated);
+- an unsure read (low confidence) only says that *a* piece is there: explanations that
+  disagree with it are kept, as candidates for a person to choose from;
+- when several remain, the stack heights the camera reports may settle it.
+
+When nothing legal fits, ``attempts.reconstruct`` names the move someone attempted, or
+reports a misread.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Mapping
+
+from ..board import PASS, Board, Move
+from ..hexgrid import Hex
+from ..pieces import Piece
+from .attempts import Attempt, Misread, reconstruct
+from .registration import Transform, candidate_transforms
+from .scene import Label, Scene, changed, label, labels, moved, tops
+
+# The explanations tried, in order: up to three moves between two steady views, fewest
+# first; a loose search also follows a piece moved twice around the opponent's forced pass.
+_SEARCHES = [(0, False), (1, False), (2, False), (2, True), (3, False), (3, True)]
+
+
+# ------------------------------------------------------------------ verdicts
+@dataclass(frozen=True)
+class Explanation:
+    """Moves (forced passes included) explaining the scene under ``transform``;
+    ``unsure`` counts the unsure reads it takes to be wrong."""
+
+    moves: tuple[Move, ...]
+    transform: Transform
+    unsure: int
+
+
+@dataclass(frozen=True)
+class Explained:
+    """The explanations to choose from, best first; one means no doubt."""
+
+    candidates: tuple[Explanation, ...]
+
+
+Verdict = Explained | Attempt | Misread
+
+
+# ------------------------------------------------------------------ judging
+def judge(board: Board, scene: Scene, accepted: Mapping[Hex, Label] | None,
+          current: Transform | None, allow_mirror: bool = False) -> Verdict:
+    """Explain ``scene`` (observer coordinates) from ``board``'s position.
+
+    ``accepted`` is the last view accepted as showing the position (game coordinates),
+    or None to compare with the position itself; ``current`` the last registration.
+    """
+    before = tops(board)
+    reference = dict(accepted) if accepted is not None else before
+    ranked = _ranked_transforms(scene, reference, current, allow_mirror)
+    for count, loose in _SEARCHES:
+        found: list[tuple[int, Explanation]] = []
+        for transform, votes in ranked:
+            seen = moved(scene, transform)
+            for moves, unsure in _explanations(board, seen, reference, before, count, loose):
+                found.append((votes, Explanation(moves, transform, unsure)))
+        if found:
+            return Explained(_by_height(board, scene, _choose(found, current)))
+    transform = ranked[0][0]
+    return reconstruct(board, moved(scene, transform), reference, transform)
+
+
+def _ranked_transforms(scene: Scene, reference: Mapping[Hex, Label], current: Transform | None,
+                       allow_mirror: bool) -> list[tuple[Transform, int]]:
+    """Transforms worth trying, most plausible first, with their votes."""
+    base = current or Transform()
+    if not reference:  # nothing known yet: the first piece defines the frame
+        turned = Transform(base.turns, base.mirror)
+        firsts = [Transform(base.turns, base.mirror, (-q, -r)) for q, r in map(turned.apply, scene)]
+        return [(t, 0) for t in dict.fromkeys(firsts or [base])]
+    votes = candidate_transforms(labels(scene), reference, allow_mirror)
+    if current is not None:
+        votes.setdefault(current, 0)
+        held = votes[current]
+        if held >= max(2, len(reference) - 1):
+            # at most one piece differs from where it was: a piece was moved, and the
+            # hive was not knocked, unless another registration fits clearly better
+            votes = Counter({t: v for t, v in votes.items() if t == current or v > held + 1})
+    best = max(votes.values(), default=0)
+    keep = [(t, v) for t, v in votes.items() if v >= max(1, best - 2) or t == current]
+    keep.sort(key=lambda tv: (-tv[1], tv[0] != current, tv[0].nearness(base)))
+    return keep or [(base, 0)]
+
+
+def _choose(found: list[tuple[int, Explanation]], current: Transform | None) -> tuple[Explanation, ...]:
+    """The distinct explanations a person would have to choose from, best first.
+
+    Explanations under the current registration win; otherwise those under the
+    transforms with the most votes. Exact ones come first.
+    """
+    on_current = [e for _, e in found if e.transform == current]
+    if on_current:
+        pool = on_current
+    else:
+        top = max(v for v, _ in found)
+        pool = [e for v, e in found if v == top]
+    pool.sort(key=lambda e: e.unsure)
+    distinct: dict[tuple[Move, ...], Explanation] = {}
+    for explanation in pool:
+        distinct.setdefault(explanation.moves, explanation)
+    return tuple(distinct.values())
+
+
+def _by_height(board: Board, scene: Scene, candidates: tuple[Explanation, ...]) -> tuple[Explanation, ...]:
+    """Settle a tie by the stack heights the camera reports, if exactly one candidate
+    agrees with them where its moves leave a stack (e.g. which Beetle climbed on which)."""
+    if len(candidates) < 2:
+        return candidates
+    agreeing = []
+    for explanation in candidates:
+        seen = moved(scene, explanation.transform)
+        for move in explanation.moves:
+            board.push(move)
+        cells = {m.dest for m in explanation.moves if m.dest is not None}
+        cells.update(m.origin for m in explanation.moves if m.origin is not None)
+        if all(seen[c].height == board.height(c) for c in cells if c in seen):
+            agreeing.append(explanation)
+        for _ in explanation.moves:
+            board.pop()
+    return tuple(agreeing) if len(agreeing) == 1 else candidates
+
+
+def _explanations(board: Board, seen: Scene, reference: Mapping[Hex, Label], before: Mapping[Hex, Label],
+                  count: int, loose: bool = False) -> list[tuple[tuple[Move, ...], int]]:
+    """Sequences of ``count`` moves (plus forced passes) that leave what ``seen`` shows.
+
+    Each move must touch a cell that changed, except, when ``loose``, one followed by the
+    opponent's forced pass and a second move of the same piece (it went on elsewhere).
+    """
+    changes = changed(seen, reference)
+    # cells that may stay as they are (now read as the position has them, or read unsure
+    # where there is a piece) need no move; the others do
+    firm = {c for c in changes if c in seen and seen[c].label != before.get(c) and (seen[c].sure or c not in before)
+            or c not in seen and c in before}
+    if len(firm) > 2 * count:
+        return []
+
+    def fits(cells: set[Hex]) -> int | None:
+        unsure = 0
+        for cell in cells:
+            expected = label(board.top(cell))
+            if cell not in changes and expected == before.get(cell):
+                continue
+            read = seen.get(cell)
+            if read is None and expected is None:
+                continue
+            if read is None or expected is None:
+                return None
+            if read.label != expected:
+                if read.sure:
+                    return None
+                unsure += 1
+        return unsure
+
+    found: list[tuple[tuple[Move, ...], int]] = []
+
+    def search(remaining: int, played: tuple[Move, ...], covered: set[Hex], follow: Piece | None) -> None:
+        if board.state.is_over:
+            return
+        legal = board.legal_moves
+        if legal == [PASS]:
+            board.push(PASS)
+            search(remaining, played + (PASS,), covered, follow)
+            board.pop()
+            return
+        for move in legal:
+            if follow is not None and move.piece is not follow:
+                continue
+            cells = {move.dest} if move.origin is None else {move.dest, move.origin}
+            touches = bool(cells & changes)
+            if not touches and not (loose and remaining > 1):
+                continue
+            now = covered | cells  # type: ignore[operator]
+            if len(firm - now) > 2 * (remaining - 1):
+                continue
+            board.push(move)
+            if remaining == 1:
+                unsure = fits(changes | now)
+                if unsure is not None:
+                    found.append((played + (move,), unsure))
+            elif touches:
+                search(remaining - 1, played + (move,), now, None)
+            elif board.legal_moves == [PASS]:
+                search(remaining - 1, played + (move,), now, move.piece)
+            board.pop()
+
+    if count == 0:
+        unsure = fits(changes)
+        return [] if unsure is None else [((), unsure)]
+    search(count, (), set(), None)
+    return found

@@ -1,0 +1,399 @@
+"""The ``Referee``: camera observations in, events and a checked game record out.
+
+Each steady view (see ``stability``) is judged against the recorded position
+(``inference.judge``): a legal move, or a pair of moves, is recorded; a change no legal
+move makes is announced as illegal and waited on until the players take it back, an
+arbiter overrides it or a person corrects the reading; doubt is put to a person.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ..board import PASS, Board, GameState, Move
+from ..explain import Rule, Violation, why_illegal
+from ..gametype import GameType, RuleOptions
+from ..hexgrid import Hex
+from ..observation import Observation
+from ..pieces import Colour
+from ..record import Ending, GameRecord, Mark
+from ..rulebook import citation
+from .config import RefereeConfig
+from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent,
+                     NeedsConfirmationEvent, PassEvent, QueenDueEvent, TakebackEvent, UndoEvent,
+                     ViewEvent)
+from .attempts import Attempt, Misread, offender
+from .inference import Explained, Explanation, judge
+from .scene import Label, Scene, labels, moved, scene_of
+from .registration import Transform
+from .stability import STEADY, Steadiness
+
+
+@dataclass(frozen=True)
+class _Illegal:
+    """An illegal change on the board, waiting to be taken back, overridden or corrected."""
+
+    move: Move
+    seen: dict[Hex, Label]  # the view, in game coordinates
+    transform: Transform
+    event: IllegalEvent
+
+
+@dataclass(frozen=True)
+class _Choice:
+    """Explanations waiting for a person to pick one, by candidate string."""
+
+    options: dict[str, Explanation]
+    seen: Scene  # observer coordinates (each option has its own registration)
+    since: float
+    event: NeedsConfirmationEvent
+
+
+@dataclass(frozen=True)
+class _Misread:
+    seen: dict[Hex, Label]
+    event: MisreadEvent
+
+
+@dataclass(frozen=True)
+class _Restore:
+    """After an undo: the board must be put back; the undone moves are not re-recorded."""
+
+    undone: tuple[Move, ...]
+
+
+_Pending = _Illegal | _Choice | _Misread | _Restore
+
+
+class Referee:
+    """Follows one game from what the camera sees.
+
+    Call ``observe`` for every frame; the other methods carry out a person's decisions.
+    Every call returns the events it caused, oldest first. Bad requests (nothing to
+    confirm, an unknown candidate, an illegal correction) raise ``ValueError``.
+    """
+
+    def __init__(self, game_type: GameType | str = "Base+MLP", options: RuleOptions | None = None,
+                 config: RefereeConfig | None = None) -> None:
+        self.config = config or RefereeConfig()
+        self.record = GameRecord(game_type, options)
+        self.board: Board = self.record.board()
+        self.warnings: dict[Colour, int] = {Colour.WHITE: 0, Colour.BLACK: 0}
+        self._steadiness = Steadiness(self.config.stable_seconds, self.config.flicker_seconds)
+        self._transform: Transform | None = None
+        self._accepted: dict[Hex, Label] | None = None  # last view known to show the position
+        self._pending: _Pending | None = None
+        self._judged: frozenset | None = None  # signature of the last steady view judged
+        self._retry_at: float | None = None  # when to report the judged view as a misread
+        self._reason: str | None = None  # why a declared game ended
+        self._time = 0.0
+
+    @classmethod
+    def resume(cls, record: GameRecord, config: RefereeConfig | None = None,
+               warnings: Mapping[Colour, int] | None = None) -> "Referee":
+        """A referee continuing ``record`` (e.g. after a crash); the next steady view is
+        registered against the recorded position."""
+        referee = cls(record.game_type, record.options, config)
+        referee.record = record
+        referee.board = record.board()
+        if warnings:
+            referee.warnings.update(warnings)
+        if record.ending is not None:
+            referee._reason = record.ending.value
+        return referee
+
+    # ----------------------------------------------------------- observations
+    def observe(self, observation: Observation) -> list[Event]:
+        """Take one camera frame; judge the view once it has been steady long enough."""
+        scene_of(observation, self.config.min_confidence)  # bad tiles fail now, not when judged
+        frame = self._steadiness.feed(observation)
+        time = self._time = observation.timestamp
+        events: list[Event] = [ViewEvent(time, frame.status)] if frame.changed else []
+        if frame.status != STEADY or self._over():
+            return events
+        seen_before = frame.signature == self._judged
+        retry = seen_before and self._retry_at is not None and time >= self._retry_at
+        if seen_before and not retry:
+            return events
+        self._judged, self._retry_at = frame.signature, None
+        assert frame.view is not None and frame.since is not None
+        events += self._judge(scene_of(frame.view, self.config.min_confidence), frame.since, final=retry)
+        return events
+
+    def _judge(self, scene: Scene, since: float, final: bool) -> list[Event]:
+        verdict = judge(self.board, scene, self._accepted, self._transform, self.config.allow_mirror)
+        if isinstance(verdict, Explained):
+            return self._explained(verdict, scene, since)
+        if isinstance(verdict, Attempt):
+            return self._illegal(verdict, scene, since)
+        return self._misread(verdict, scene, since, final)
+
+    def _explained(self, verdict: Explained, scene: Scene, since: float) -> list[Event]:
+        candidates = verdict.candidates
+        if len(candidates) > 1:
+            return self._ask(candidates, scene, since)
+        chosen = candidates[0]
+        pending = self._pending
+        if isinstance(pending, _Restore) and chosen.moves and chosen.moves[:len(pending.undone)] == pending.undone:
+            return []  # the board still shows the undone moves
+        self._pending = None
+        self._accept(scene, chosen.transform)
+        if not chosen.moves:
+            return [TakebackEvent(self._time, len(self.record.moves))] if pending else []
+        return self._play(chosen.moves, since)
+
+    def _ask(self, candidates: tuple[Explanation, ...], scene: Scene, since: float) -> list[Event]:
+        options = {self._describe(e.moves): e for e in candidates}
+        pending = self._pending
+        if isinstance(pending, _Choice) and pending.options.keys() == options.keys():
+            return []
+        unsure = any(e.unsure for e in candidates)
+        reason = ("a piece was not recognised with confidence" if unsure
+                  else "more than one move explains the board")
+        event = NeedsConfirmationEvent(self._time, tuple(options), reason)
+        self._pending = _Choice(options, scene, since, event)
+        return [event]
+
+    def _illegal(self, attempt: Attempt, scene: Scene, since: float) -> list[Event]:
+        events: list[Event] = []
+        pending = self._pending
+        if attempt.before:  # a legal move came first
+            events += self._play(attempt.before, since)
+            self._accepted = None
+            if self._over():
+                return events
+        elif isinstance(pending, _Illegal) and pending.move == attempt.move:
+            return events
+        move = attempt.move
+        player = offender(self.board, move)
+        violation = _violation(self.board, move, player)
+        self.warnings[player] += 1
+        book = citation(violation.rule, violation.bug)
+        event = IllegalEvent(self._time, _attempted(move), self.board.uhp(move), violation.rule.value,
+                             violation.message, player.value, self.warnings[player], violation.cells,
+                             book.summary, book.reference)
+        self._pending = _Illegal(move, labels(moved(scene, attempt.transform)), attempt.transform, event)
+        events.append(event)
+        limit = self.config.illegal_move_limit
+        if limit is not None and self.warnings[player] >= limit:
+            events += self._declare(GameState.BLACK_WINS if player is Colour.WHITE else GameState.WHITE_WINS,
+                                    Ending.ADJUDICATION, "illegal-move limit")
+        return events
+
+    def _misread(self, misread: Misread, scene: Scene, since: float, final: bool) -> list[Event]:
+        if not final:  # maybe a piece still in a hand, or flicker: look again later
+            self._retry_at = since + self.config.misread_after_seconds
+            return []
+        pending = self._pending
+        if isinstance(pending, _Misread) and pending.event.message == misread.message:
+            return []
+        event = MisreadEvent(self._time, misread.message, misread.cells)
+        self._pending = _Misread(labels(moved(scene, misread.transform)), event)
+        return [event]
+
+    # --------------------------------------------------------- a person's word
+    def confirm(self, choice: str) -> list[Event]:
+        """Pick one candidate of a pending ``needs_confirmation`` (its exact text)."""
+        pending = self._pending
+        if not isinstance(pending, _Choice):
+            raise ValueError("there is nothing to confirm: no needs_confirmation is pending")
+        key = " ".join(choice.split())
+        explanation = pending.options.get(key)
+        if explanation is None:
+            raise ValueError(f"{choice!r} is not one of the candidates: {', '.join(pending.options)}")
+        self._pending = None
+        self._accept(pending.seen, explanation.transform)
+        return self._play(explanation.moves, pending.since, confirmed=True)
+
+    def override(self) -> list[Event]:
+        """Arbiter's ruling: record the pending illegal move anyway (marked override)."""
+        pending = self._pending
+        if not isinstance(pending, _Illegal):
+            raise ValueError("there is no illegal move to override")
+        if self._over():
+            raise ValueError("the game is over: withdraw the result (undo) before overriding")
+        self._pending = None
+        self._transform, self._accepted = pending.transform, pending.seen
+        return self._play((pending.move,), self._time, mark=Mark.OVERRIDE)
+
+    def correct(self, move_uhp: str) -> list[Event]:
+        """A person says which legal move was really played (recorded, marked correction).
+
+        When a problem is pending, the view that raised it is taken to show the corrected
+        move; otherwise the next steady view must show the position after it.
+        """
+        if self._over():
+            raise ValueError("the game is over: no move can be recorded")
+        move = self.board.parse_uhp(move_uhp)
+        if not self.board.is_legal(move):
+            raise ValueError(f"{move_uhp!r} is not legal here: {why_illegal(self.board, move).message}")
+        pending = self._pending
+        self._pending = None
+        self._accepted = None
+        if isinstance(pending, (_Illegal, _Misread)):
+            self._accepted = pending.seen
+        elif isinstance(pending, _Choice):
+            transform = next(iter(pending.options.values())).transform
+            self._accept(pending.seen, transform)
+        return self._play((move,), self._time, mark=Mark.CORRECTION)
+
+    def undo(self) -> list[Event]:
+        """Take back the last recorded move (with a forced pass before it), or a declared result."""
+        if self.record.ending is not None:
+            what = self.record.ending.value
+            self.record.withdraw_result()
+            self._reason = None
+            return [UndoEvent(self._time, (what,), len(self.record.moves))]
+        if not self.record.moves:
+            raise ValueError("there is no move to take back")
+        undone = [self._pop()]
+        while undone[0].is_pass and self.record.moves:
+            undone.insert(0, self._pop())
+        self._pending = _Restore(tuple(undone))
+        self._accepted = None
+        self._judged = None
+        return [UndoEvent(self._time, tuple(self._uhps(undone)), len(self.record.moves))]
+
+    def resign(self, colour: Colour | str) -> list[Event]:
+        """``colour`` resigns: the opponent wins."""
+        loser = Colour(colour) if isinstance(colour, str) else colour
+        if self._over():
+            raise ValueError("the game is already over")
+        return self._declare(GameState.BLACK_WINS if loser is Colour.WHITE else GameState.WHITE_WINS,
+                             Ending.RESIGNATION, "resignation")
+
+    def agree_draw(self) -> list[Event]:
+        if self._over():
+            raise ValueError("the game is already over")
+        return self._declare(GameState.DRAW, Ending.AGREEMENT, "agreement")
+
+    # ----------------------------------------------------------------- state
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the page shows, as JSON-able data (cells in game coordinates)."""
+        board = self.board
+        pending = self._pending
+        moves = []
+        for ply, entry in enumerate(self.record.moves, start=1):
+            moves.append({"ply": ply, "colour": "w" if ply % 2 else "b", "uhp": entry.uhp,
+                          "time": entry.timestamp, "mark": entry.mark.value if entry.mark else None,
+                          "comment": entry.comment})
+        return {
+            "game_type": str(board.game_type),
+            "state": self.record.result.value,
+            "reason": self._ending_reason(),
+            "turn": board.turn.value,
+            "turn_number": board.turn_number,
+            "ply": board.ply,
+            "hand": {c.value: [p.name for p in board.hand(c)] for c in Colour},
+            "queen_due": board.queen_due() and not self._over(),
+            "view": self._steadiness.status,
+            "pending": self._pending_dict(pending),
+            "warnings": {c.value: n for c, n in self.warnings.items()},
+            "last_move": moves[-1]["uhp"] if moves else None,
+            "stacks": [{"q": q, "r": r, "pieces": [p.name for p in stack]}
+                       for (q, r), stack in sorted(board.stacks().items())],
+            "moves": moves,
+            "game_string": self.record.to_game_string(),
+        }
+
+    def _pending_dict(self, pending: _Pending | None) -> dict[str, Any] | None:
+        if pending is None:
+            return None
+        if isinstance(pending, _Restore):
+            return {"kind": "restore", "undone": self._uhps(list(pending.undone)),
+                    "message": "put the board back to the position shown"}
+        return pending.event.to_dict()
+
+    # --------------------------------------------------------------- helpers
+    def _over(self) -> bool:
+        return self.record.result.is_over
+
+    def _accept(self, scene: Scene, transform: Transform) -> None:
+        self._transform = transform
+        self._accepted = labels(moved(scene, transform))
+
+    def _play(self, moves: tuple[Move, ...], timestamp: float, mark: Mark | None = None,
+              confirmed: bool = False) -> list[Event]:
+        """Record ``moves``, then any forced pass, the end of the game or a Queen deadline."""
+        events: list[Event] = []
+        for move in moves:
+            events.append(self._push(move, timestamp, mark, confirmed))
+        if self.board.state is GameState.IN_PROGRESS and self.board.legal_moves == [PASS]:
+            events.append(self._push(PASS, timestamp, None, False))
+        state = self.board.state
+        if state.is_over:
+            events.append(GameOverEvent(self._time, state.value, _winner(state), self._ending_reason()))
+            return events
+        colour = self.board.turn
+        if self.board.queen_due():
+            events.append(QueenDueEvent(self._time, colour.value, "now"))
+        elif self.board.player_turn() == 3 and not self.board.queen_placed(colour):
+            events.append(QueenDueEvent(self._time, colour.value, "next_turn"))
+        return events
+
+    def _push(self, move: Move, timestamp: float, mark: Mark | None, confirmed: bool) -> Event:
+        colour = self.board.turn
+        entry = self.record.append(move, timestamp=timestamp, mark=mark,
+                                   comment="confirmed by hand" if confirmed else "")
+        self.board.push(move)
+        ply = len(self.record.moves)
+        if move.is_pass:
+            return PassEvent(self._time, colour.value, ply)
+        return MoveEvent(self._time, entry.uhp, ply, colour.value, mark.value if mark else None, confirmed)
+
+    def _pop(self) -> Move:
+        self.record.pop()
+        return self.board.pop()
+
+    def _declare(self, state: GameState, ending: Ending, reason: str) -> list[Event]:
+        self.record.declare(state, ending)
+        self._reason = reason
+        self._pending = None
+        return [GameOverEvent(self._time, state.value, _winner(state), reason)]
+
+    def _ending_reason(self) -> str | None:
+        if self.record.ending is not None:
+            return self._reason or self.record.ending.value
+        state = self.board.state
+        if not state.is_over:
+            return None
+        if state is GameState.DRAW:
+            both = self.board.surrounded(Colour.WHITE) and self.board.surrounded(Colour.BLACK)
+            return "both queens surrounded" if both else "threefold repetition"
+        return "queen surrounded"
+
+    def _describe(self, moves: tuple[Move, ...]) -> str:
+        """Candidate text: the MoveStrings of ``moves`` joined by ``"; "``."""
+        texts = []
+        for move in moves:
+            texts.append(self.board.uhp(move))
+            self.board.push(move)
+        for _ in moves:
+            self.board.pop()
+        return "; ".join(texts)
+
+    def _uhps(self, moves: list[Move]) -> list[str]:
+        """MoveStrings of moves just taken back (so playable from the current position)."""
+        return self._describe(tuple(moves)).split("; ")
+
+
+def _winner(state: GameState) -> str | None:
+    return {GameState.WHITE_WINS: "w", GameState.BLACK_WINS: "b"}.get(state)
+
+
+def _violation(board: Board, move: Move, player: Colour) -> Violation:
+    """The rule ``move`` breaks; a move made by the side not to move breaks turn order."""
+    if player is board.turn:
+        return why_illegal(board, move)
+    return Violation(Rule.NOT_YOUR_TURN, f"It is {board.turn.title}'s turn: {player.title} moved {move.piece} "
+                                         "out of turn.", tuple(c for c in (move.origin, move.dest) if c))
+
+
+def _attempted(move: Move) -> str:
+    piece = move.piece
+    assert piece is not None
+    name = f"{piece.colour.title} {piece.bug.title} ({piece})"
+    if move.origin is None:
+        return f"{name} placed at {move.dest}"
+    return f"{name} moved from {move.origin} to {move.dest}"

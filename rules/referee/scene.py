@@ -1,0 +1,65 @@
+"""What a steady view shows, cell by cell, and how it compares with a position.
+
+A *scene* maps each occupied cell to its ``Read``: the label (colour and creature) of the
+top of the stack, whether the read is sure, and the camera's guess of the stack height.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from ..board import Board
+from ..hexgrid import Hex
+from ..observation import Observation
+from ..pieces import Bug, Colour, Piece
+from .registration import Transform
+
+Label = tuple[Colour, Bug]
+
+
+@dataclass(frozen=True)
+class Read:
+    """What one tile was read as, whether the read is sure enough to rely on, and the
+    camera's guess of the stack's height."""
+
+    label: Label
+    sure: bool
+    height: int = 1
+
+
+Scene = dict[Hex, Read]
+
+
+def scene_of(observation: Observation, min_confidence: float) -> Scene:
+    """The reads of an observation by cell (observer coordinates)."""
+    scene: Scene = {}
+    for tile in observation.tiles:
+        if tile.cell in scene:
+            raise ValueError(f"observation at t={observation.timestamp} has two tiles at {tile.cell}")
+        scene[tile.cell] = Read((tile.colour, tile.bug), tile.confidence >= min_confidence, tile.height_hint)
+    return scene
+
+
+def label(piece: Piece | None) -> Label | None:
+    return None if piece is None else (piece.colour, piece.bug)
+
+
+def tops(board: Board) -> dict[Hex, Label]:
+    """The label of the top piece of every stack."""
+    return {cell: (stack[-1].colour, stack[-1].bug) for cell, stack in board.stacks().items()}
+
+
+def moved(scene: Scene, transform: Transform) -> Scene:
+    return {transform.apply(cell): read for cell, read in scene.items()}
+
+
+def labels(scene: Scene) -> dict[Hex, Label]:
+    return {cell: read.label for cell, read in scene.items()}
+
+
+def changed(seen: Scene, reference: Mapping[Hex, Label]) -> set[Hex]:
+    """Cells whose read differs from the reference (a piece came, went or changed)."""
+    cells = {c for c, read in seen.items() if reference.get(c) != read.label}
+    cells.update(c for c in reference if c not in seen)
+    return cells

@@ -1,0 +1,78 @@
+"""Camera intrinsics recovered from rendered photos, and the errors users can run into."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration.camera import MIN_VIEWS, CameraModel, calibrate_camera
+from calibration.charuco import detect_board
+from calibration.errors import CalibrationError
+from calibration.files import CalibrationFileError
+from calibration.synthetic import Pose
+
+
+@pytest.fixture(scope="module")
+def calibrated(survey_views) -> CameraModel:
+    model, skipped = calibrate_camera(survey_views)
+    assert skipped == []
+    return model
+
+
+def test_focal_length_within_one_percent(calibrated, true_camera):
+    assert abs(calibrated.focal_px / true_camera.focal_px - 1) < 0.01
+    assert np.abs(calibrated.matrix[:2, 2] - true_camera.matrix[:2, 2]).max() < 5.0
+    assert calibrated.rms_error < 0.5 and calibrated.views == 8
+
+
+def test_undistortion_matches_the_true_lens_inside_the_frame(calibrated, true_camera):
+    inner = np.stack(np.meshgrid(np.linspace(60, 580, 6), np.linspace(60, 420, 5)), axis=-1).reshape(-1, 2)
+    error = calibrated.undistort_points(inner) - true_camera.undistort_points(inner)
+    assert np.abs(error).max() < 1.0
+
+
+def test_undistorted_frame_matches_an_ideal_pinhole_view(calibrated, true_camera, photograph):
+    pose = Pose.look_at(np.array([40.0, 60.0, -400.0]), np.array([100.0, 140.0, 0.0]))
+    photo = photograph(true_camera, pose, seed=1)
+    ideal = photograph(CameraModel(calibrated.matrix, np.zeros(5), (640, 480)), pose, seed=2)
+    expected = detect_board(ideal).image_points
+    assert np.abs(detect_board(photo).image_points - expected).max() > 1.0  # the lens bends the board
+    assert np.abs(detect_board(calibrated.undistort(photo)).image_points - expected).max() < 0.4
+    with pytest.raises(CalibrationError, match="calibrated at 640x480"):
+        calibrated.undistort(np.zeros((240, 320, 3), np.uint8))
+
+
+def test_save_and_load_round_trip(calibrated, tmp_path):
+    calibrated.save(tmp_path / "camera.json")
+    loaded = CameraModel.load(tmp_path / "camera.json")
+    np.testing.assert_allclose(loaded.matrix, calibrated.matrix)
+    np.testing.assert_allclose(loaded.distortion, calibrated.distortion)
+    assert loaded.image_size == (640, 480) and loaded.rms_error == calibrated.rms_error
+
+
+def test_photos_without_the_board_are_skipped_and_named(survey_views):
+    blank = np.full_like(survey_views[0], 90)
+    model, skipped = calibrate_camera([*survey_views[:MIN_VIEWS], blank], [f"p{i}.jpg" for i in range(MIN_VIEWS + 1)])
+    assert skipped == [f"p{MIN_VIEWS}.jpg"] and model.views == MIN_VIEWS
+
+
+def test_too_few_views_says_how_many_are_needed_and_which_failed(survey_views):
+    blank = np.full_like(survey_views[0], 90)
+    expected = rf"only 2 usable view\(s\).*at least {MIN_VIEWS}.*not found in: empty.jpg"
+    with pytest.raises(CalibrationError, match=expected):
+        calibrate_camera([survey_views[0], survey_views[1], blank], ["a.jpg", "b.jpg", "empty.jpg"])
+
+
+def test_mismatched_image_sizes_name_both_images(survey_views):
+    small = survey_views[1][::2, ::2]
+    with pytest.raises(CalibrationError, match=r"a.jpg is 640x480 but b.jpg is 320x240"):
+        calibrate_camera([survey_views[0], small], ["a.jpg", "b.jpg"])
+
+
+def test_malformed_camera_values_are_a_file_error(tmp_path):
+    from calibration import files
+
+    files.save(tmp_path / "camera.json", "camera", 1, {"matrix": [[1, 0], [0, 1]], "distortion": [0] * 5,
+                                                       "image_size": [640, 480]})
+    with pytest.raises(CalibrationFileError, match="hivecam calibrate camera"):
+        CameraModel.load(tmp_path / "camera.json")

@@ -1,0 +1,237 @@
+"""Doubt, a person's decisions, deadlines, the end of the game, resuming, and the snapshot."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+from table_sim import Table, kinds, of, record_of, uhps
+
+from rules import Bug, Colour, RuleOptions
+from rules.observation import Observation
+from rules.pgn import format_pgn
+from rules.referee import Referee, RefereeConfig
+from rules.referee.registration import Transform
+
+OPENING = ("wG1", "bG1 wG1-", "wQ -wG1", "bQ bG1-")  # wQ(-1,0) wG1(0,0) bG1(1,0) bQ(2,0)
+FORCED = ("wG1", "bB1 wG1-", "wQ -wG1", "bQ bB1/", "wQ /wG1", "bQ \\bB1", "wQ -wG1", "bB1 wG1",
+          "wQ /bB1")
+
+
+def unsure(t: Table, cell: tuple[int, int], bug: Bug | None = None) -> tuple:
+    """The view with the tile on game ``cell`` read at low confidence (as ``bug`` if given)."""
+    where = t.transform.apply(cell)
+    return tuple(replace(s, bug=bug or s.bug, confidence=0.4) if s.cell == where else s for s in t.seen())
+
+
+def test_unsure_read_of_a_new_piece_asks_a_person(table) -> None:
+    t = table(*OPENING)
+    t.hand()
+    t.play("wA1 -wQ")
+    events = t.still(tiles=unsure(t, (-2, 0)))
+    assert kinds(events) == ["needs_confirmation"]
+    question = of(events, "needs_confirmation")[0]
+    assert question.candidates[0] == "wA1 -wQ"  # the read itself comes first
+    assert set(question.candidates) == {f"{p} -wQ" for p in ("wA1", "wB1", "wG2", "wS1", "wM", "wL", "wP")}
+    assert "confidence" in question.reason
+    assert t.referee.snapshot()["pending"]["candidates"] == list(question.candidates)
+    with pytest.raises(ValueError, match="not one of the candidates"):
+        t.referee.confirm("wA2 -wQ")
+    events = t.referee.confirm("wS1  -wQ")  # a person knows better than the camera
+    move = of(events, "move")[0]
+    assert (move.uhp, move.confirmed, move.mark) == ("wS1 -wQ", True, None)
+    assert t.referee.record.moves[-1].comment == "confirmed by hand"
+    assert kinds(t.still(tiles=unsure(t, (-2, 0)))) == []
+
+
+def test_the_legal_moves_settle_an_unsure_read(table) -> None:
+    t = table(*OPENING, "wA1 -wQ", "bA1 bQ-")
+    t.hand()
+    t.play("wA1 bA1-")  # only wA1 can reach the cell east of bA1
+    events = t.still(tiles=unsure(t, (4, 0), Bug.GRASSHOPPER))
+    assert [e.uhp for e in of(events, "move")] == ["wA1 bA1-"]
+    assert kinds(events) == ["move"]
+
+
+def test_bump_and_move_at_once_with_one_piece_down_is_ambiguous(table) -> None:
+    t = table("wS1")
+    t.bump(Transform(1, False, (3, 3)))
+    events = t.turn("bS1 wS1-")
+    assert kinds(events) == ["needs_confirmation"]
+    question = of(events, "needs_confirmation")[0]
+    assert len(question.candidates) == 6 and "bS1 wS1-" in question.candidates
+    assert "more than one move" in question.reason
+    t.referee.confirm("bS1 wS1-")
+    assert kinds(t.turn("wQ -wS1")) == ["move"]  # the chosen registration is kept
+    assert uhps(t.referee) == ["wS1", "bS1 wS1-", "wQ -wS1"]
+
+
+def test_confirm_without_a_question_is_an_error(table) -> None:
+    with pytest.raises(ValueError, match="nothing to confirm"):
+        table(*OPENING).referee.confirm("wA1 -wQ")
+
+
+def test_undo_waits_for_the_board_to_be_put_back(table) -> None:
+    t = table(*OPENING)
+    t.turn("wA1 -wQ")
+    events = t.referee.undo()
+    assert [(e.kind, e.undone, e.ply) for e in events] == [("undo", ("wA1 -wQ",), 4)]
+    assert t.referee.snapshot()["pending"]["kind"] == "restore"
+    assert kinds(t.still()) == []  # the Ant is still there: not recorded again
+    t.hand()
+    t.take_back()
+    assert kinds(t.still()) == ["takeback"]
+    assert [e.uhp for e in of(t.turn("wA1 /wQ"), "move")] == ["wA1 /wQ"]
+
+
+def test_undo_takes_a_forced_pass_back_with_the_move_before_it(table) -> None:
+    t = table(*FORCED, game_type="Base")
+    t.turn("bB1 wQ")
+    assert uhps(t.referee)[-2:] == ["bB1 wQ", "pass"]
+    events = t.referee.undo()
+    assert events[0].undone == ("bB1 wQ", "pass")
+    assert uhps(t.referee) == list(FORCED)
+
+
+def test_undo_with_nothing_to_undo(table) -> None:
+    with pytest.raises(ValueError, match="no move"):
+        table().referee.undo()
+
+
+def test_resign_and_undo_the_resignation(table) -> None:
+    t = table(*OPENING)
+    events = t.referee.resign("w")
+    assert [(e.kind, e.state, e.winner, e.reason) for e in events] == [
+        ("game_over", "BlackWins", "b", "resignation")]
+    assert t.referee.snapshot()["state"] == "BlackWins"
+    assert kinds(t.turn("wA1 -wQ")) == []  # the game is over
+    with pytest.raises(ValueError, match="already over"):
+        t.referee.agree_draw()
+    assert t.referee.undo()[0].undone == ("resignation",)
+    t.hand()
+    t.take_back()
+    t.still()
+    assert kinds(t.turn("wA1 -wQ")) == ["move"]
+
+
+def test_agreed_draw(table) -> None:
+    events = table(*OPENING).referee.agree_draw()
+    assert [(e.state, e.winner, e.reason) for e in events] == [("Draw", None, "agreement")]
+
+
+def test_threefold_repetition_draws_when_the_option_is_on(table) -> None:
+    t = table("wA1", "bA1 wA1-", "wQ -wA1", "bQ bA1-", options=RuleOptions(repetition_draw=True))
+    events = []
+    for _ in range(2):
+        for move in ("wQ /wA1", "bQ bA1\\", "wQ -wA1", "bQ bA1-"):
+            events += t.turn(move)
+    over = of(events, "game_over")
+    assert [(e.state, e.reason) for e in over] == [("Draw", "threefold repetition")]
+    assert kinds(events)[-2:] == ["move", "game_over"]
+
+
+def test_queen_deadline_warnings(table) -> None:
+    t = table("wG1", "bG1 wG1-", "wA1 -wG1")
+    events = t.turn("bA1 bG1-")
+    assert [(e.colour, e.when) for e in of(events, "queen_due")] == [("w", "next_turn")]
+    events = t.turn("wS1 -wA1")
+    assert [(e.colour, e.when) for e in of(events, "queen_due")] == [("b", "next_turn")]
+    events = t.turn("bS1 bA1-")
+    assert [(e.colour, e.when) for e in of(events, "queen_due")] == [("w", "now")]
+    assert t.referee.snapshot()["queen_due"] is True
+    assert of(t.turn("wQ -wS1"), "queen_due")[0].colour == "b"
+
+
+def test_resume_from_a_record_after_a_crash(table) -> None:
+    record = record_of("Base+MLP", *OPENING)
+    referee = Referee.resume(record, RefereeConfig(), warnings={Colour.BLACK: 2})
+    t = Table(referee, Transform(3, False, (-6, 1)))  # and the hive was turned meanwhile
+    assert kinds(t.still()) == []
+    events = t.turn("wA1 -wQ")
+    assert [(e.uhp, e.ply) for e in of(events, "move")] == [("wA1 -wQ", 5)]
+    assert referee.record is record
+    assert referee.snapshot()["warnings"] == {"w": 0, "b": 2}
+
+
+def test_a_resumed_game_that_is_already_over_stays_over() -> None:
+    record = record_of("Base", *OPENING)
+    record.resign(Colour.BLACK)
+    referee = Referee.resume(record)
+    assert referee.snapshot()["reason"] == "resignation"
+    with pytest.raises(ValueError):
+        referee.resign(Colour.WHITE)
+
+
+def test_snapshot_has_what_the_page_shows(table) -> None:
+    t = table(*OPENING)
+    t.turn("wA1 -wQ")
+    t.hand()
+    t.force("bQ", (3, -1))  # bQ slides round the end of the line: fine; then ...
+    t.take_back()
+    t.force("bQ", (1, -1))  # ... two spaces: illegal
+    t.still()
+    snap = t.referee.snapshot()
+    json.dumps(snap)
+    assert snap["game_type"] == "Base+MLP" and snap["state"] == "InProgress"
+    assert (snap["turn"], snap["turn_number"], snap["ply"]) == ("b", 3, 5)
+    assert "wA1" not in snap["hand"]["w"] and "wA2" in snap["hand"]["w"] and "bQ" not in snap["hand"]["b"]
+    assert {"q": -2, "r": 0, "pieces": ["wA1"]} in snap["stacks"]
+    assert {"q": 2, "r": 0, "pieces": ["bQ"]} in snap["stacks"]  # the recorded position
+    assert snap["last_move"] == "wA1 -wQ"
+    assert snap["moves"][-1]["uhp"] == "wA1 -wQ" and snap["moves"][-1]["time"] is not None
+    assert snap["pending"]["kind"] == "illegal" and snap["pending"]["player"] == "b"
+    assert snap["warnings"] == {"w": 0, "b": 1}
+    assert snap["view"] == "steady"
+    assert snap["game_string"].startswith("Base+MLP;InProgress;Black[3];wG1;")
+
+
+def test_record_keeps_times_and_marks_in_pgn(table) -> None:
+    t = table(*OPENING)
+    t.hand()
+    t.force("wQ", (1, -1))
+    t.still()
+    t.referee.override()
+    t.turn("bA1 bQ-")
+    pgn = format_pgn(t.referee.record)
+    assert "override" in pgn.lower()
+    times = [m.timestamp for m in t.referee.record.moves[-2:]]
+    assert all(isinstance(x, float) for x in times) and times[0] < times[1]
+
+
+def test_observations_must_not_go_back_in_time() -> None:
+    referee = Referee()
+    referee.observe(Observation((), False, 5.0))
+    with pytest.raises(ValueError, match="go back"):
+        referee.observe(Observation((), False, 4.0))
+
+
+def test_two_tiles_on_one_cell_is_bad_input(table) -> None:
+    t = table(*OPENING)
+    tiles = tuple(t.seen())
+    with pytest.raises(ValueError, match="two tiles"):
+        t.still(tiles=tiles + (tiles[0],))
+
+
+@pytest.mark.parametrize("bad", [dict(stable_seconds=-1), dict(illegal_move_limit=0),
+                                 dict(min_confidence=1.5), dict(misread_after_seconds=-0.1)])
+def test_config_rejects_nonsense(bad) -> None:
+    with pytest.raises(ValueError):
+        RefereeConfig(**bad)
+
+
+def test_every_event_is_json(table) -> None:
+    t = table(*FORCED, game_type="Base")
+    events = t.turn("bB1 wQ")  # move, pass
+    events += t.referee.undo()
+    t.hand()
+    t.force("bQ", (-2, 2))  # two spaces: illegal
+    events += t.still()
+    events += t.referee.correct("bB1 wQ")
+    events += t.referee.resign(Colour.BLACK)
+    for event in events:
+        data = json.loads(json.dumps(event.to_dict()))
+        assert data == event.to_dict()  # plain JSON types all the way down
+        assert data["kind"] == event.kind and data["time"] == event.time
+    assert {"move", "pass", "undo", "illegal", "game_over", "occluded", "unstable", "steady"} <= {
+        e.kind for e in events}

@@ -1,0 +1,187 @@
+"""Illegal moves are flagged with the rule they break, not recorded, and play goes on."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from table_sim import kinds, of, table_uhps, uhps
+
+from rules import Bug, Colour, Piece
+from rules.explain import Rule
+from rules.observation import TileSighting
+from rules.rulebook import citation
+from rules.referee import RefereeConfig
+from rules.referee.registration import Transform
+
+OPENING = ("wG1", "bG1 wG1-", "wQ -wG1", "bQ bG1-")  # wQ(-1,0) wG1(0,0) bG1(1,0) bQ(2,0)
+THROW = ("wP", "bG1 wP-", "wQ -wP", "bQ bG1/", "wA1 -wQ", "bQ \\bG1")  # bQ just moved next to wP
+# wA2 could reach the pocket at (-1,1) only between wQ and bQ
+POCKET = ("wS1", "bG1 wS1\\", "wP -wS1", "bP bG1\\", "wA1 \\wP", "bA1 bP/", "wQ /wP", "bQ -bP", "wA2 -wQ",
+          "bA1 bG1/")
+NO_QUEEN = ("wG1", "bG1 wG1-", "wA1 -wG1", "bA1 bG1-", "wS1 -wA1", "bS1 bA1-")
+
+CASES = [
+    # (name, history, piece, destination, rule, who, a legal move to play afterwards)
+    ("hive split", OPENING, "wG1", (3, 0), Rule.ONE_HIVE, "w", "wA1 -wQ"),
+    ("gate", POCKET, "wA2", (-1, 1), Rule.FREEDOM_TO_MOVE, "w", "wA2 bQ\\"),
+    ("placement touching the opponent", OPENING[:2], "wA1", (2, 0), Rule.PLACE_TOUCHING_OPPONENT, "w",
+     "wA1 -wG1"),
+    ("queen too late", NO_QUEEN, "wG2", (-3, 0), Rule.QUEEN_BY_FOURTH_TURN, "w", "wQ -wS1"),
+    ("moving before the queen", NO_QUEEN[:4], "wA1", (0, -1), Rule.MOVE_BEFORE_QUEEN, "w", "wQ -wA1"),
+    ("pillbug on the piece just moved", THROW, "bQ", (0, -1), Rule.PILLBUG_JUST_MOVED, "w", "bG1 wP\\"),
+    ("wrong bug movement", OPENING, "wQ", (1, -1), Rule.BUG_MOVEMENT, "w", "wQ /wG1"),
+    ("out of turn", OPENING, "bQ", (2, -1), Rule.NOT_YOUR_TURN, "b", "wQ /wG1"),
+]
+
+
+@pytest.mark.parametrize("name, history, piece, dest, rule, who, then", CASES, ids=[c[0] for c in CASES])
+def test_illegal_move_is_flagged_then_taken_back(table, name, history, piece, dest, rule, who, then) -> None:
+    t = table(*history)
+    t.hand()
+    attempted = t.force(piece, dest)
+    events = t.still()
+    assert kinds(events) == ["illegal"]
+    illegal = of(events, "illegal")[0]
+    assert illegal.rule == rule.value
+    assert illegal.player == who and illegal.warnings == 1 and illegal.action == "take it back"
+    assert piece in illegal.attempted and str(dest) in illegal.attempted
+    assert illegal.uhp is not None and illegal.uhp.startswith(piece)
+    assert illegal.message
+    assert illegal.book == citation(rule, Piece.parse(piece).bug).summary and "rulebook" in illegal.reference
+    assert len(t.referee.record.moves) == len(history)  # not recorded
+    assert t.referee.snapshot()["pending"]["rule"] == rule.value
+    assert t.referee.snapshot()["warnings"][who] == 1
+    assert kinds(t.still()) == []  # still there: said once
+    t.hand()
+    t.take_back()
+    events = t.still()
+    assert kinds(events) == ["takeback"]
+    assert t.referee.snapshot()["pending"] is None
+    assert attempted.piece is not None
+    assert [e.uhp for e in of(t.turn(then), "move")] == [then]
+    assert uhps(t.referee) == list(history) + [then]
+
+
+def test_illegal_move_replaced_by_a_legal_one_without_a_pause(table) -> None:
+    t = table(*OPENING)
+    t.hand()
+    t.force("wQ", (1, -1))
+    t.still()
+    t.hand()
+    t.take_back()
+    events = t.turn("wQ /wG1")
+    assert kinds(events) == ["move"]
+    assert t.referee.snapshot()["pending"] is None
+
+
+def test_fast_legal_move_then_illegal_reply(table) -> None:
+    t = table(*OPENING)
+    t.hand()
+    t.play("wA1 -wQ")
+    t.force("bA1", (-3, 0))  # Black places next to a white piece
+    events = t.still()
+    assert kinds(events) == ["move", "illegal"]
+    assert of(events, "move")[0].uhp == "wA1 -wQ"
+    illegal = of(events, "illegal")[0]
+    assert (illegal.rule, illegal.player) == (Rule.PLACE_TOUCHING_OPPONENT.value, "b")
+    t.take_back()
+    assert kinds(t.still()) == ["takeback"]
+
+
+def test_a_clear_read_against_every_legal_move_is_illegal_not_a_misread(table) -> None:
+    t = table()
+    t.hand()
+    t.force("wQ", (0, 0))
+    events = t.still()
+    assert kinds(events) == ["illegal"]
+    assert of(events, "illegal")[0].rule == Rule.QUEEN_NOT_ON_FIRST_TURN.value
+
+
+def test_illegal_move_limit_loses_the_game(table) -> None:
+    t = table(*OPENING, config=RefereeConfig(illegal_move_limit=3))
+    events = []
+    for dest in [(1, -1), (2, -1), (1, 1)]:
+        t.hand()
+        t.force("wQ", dest)
+        events += t.still()
+        t.take_back()
+    assert [e.warnings for e in of(events, "illegal")] == [1, 2, 3]
+    over = of(events, "game_over")
+    assert len(over) == 1
+    assert (over[0].state, over[0].winner, over[0].reason) == ("BlackWins", "b", "illegal-move limit")
+    assert t.referee.record.result.value == "BlackWins"
+    assert kinds(t.turn()) == []  # nothing more is judged
+
+
+def test_override_records_the_illegal_move_marked(table) -> None:
+    t = table(*OPENING)
+    t.hand()
+    t.force("wQ", (1, -1))
+    t.still()
+    events = t.referee.override()
+    move = of(events, "move")[0]
+    assert (move.uhp, move.mark) == (table_uhps(t)[-1], "override")
+    assert t.referee.board.position_of(Piece.parse("wQ")) == (1, -1)
+    assert t.referee.record.moves[-1].mark.value == "override"
+    assert t.referee.snapshot()["moves"][-1]["mark"] == "override"
+    assert kinds(t.still()) == []  # the board shows what was recorded
+    assert [e.uhp for e in of(t.turn("bA1 bQ-"), "move")] == ["bA1 bQ-"]
+
+
+def misread_ant(t, cell: tuple[int, int]) -> tuple[TileSighting, ...]:
+    """What the camera sees with the white Ant on game ``cell`` read, surely, as a Queen."""
+    where = t.transform.apply(cell)
+    return tuple(replace(s, bug=Bug.QUEEN, confidence=0.95) if s.cell == where else s for s in t.seen())
+
+
+def test_correction_of_a_misread_and_the_misread_piece_afterwards(table) -> None:
+    t = table(*OPENING, config=RefereeConfig(misread_after_seconds=1.0))
+    t.hand()
+    t.play("wA1 -wQ")
+    still_from = t.time + 0.1
+    events = t.still(8, tiles=misread_ant(t, (-2, 0)))  # a second white Queen?
+    assert kinds(events) == []  # flicker, or a view still changing: not reported yet
+    events = t.still(5, tiles=misread_ant(t, (-2, 0)))
+    assert kinds(events) == ["misread"]
+    assert of(events, "misread")[0].time == pytest.approx(still_from + 1.0)
+    events = t.referee.correct("wA1 -wQ")
+    move = of(events, "move")[0]
+    assert (move.uhp, move.mark) == ("wA1 -wQ", "correction")
+    assert kinds(t.still(tiles=misread_ant(t, (-2, 0)))) == []
+    # the Ant is still misread as a Queen, yet Black's next move is followed
+    t.hand()
+    t.play("bA1 bQ-")
+    assert [e.uhp for e in of(t.still(tiles=misread_ant(t, (-2, 0))), "move")] == ["bA1 bQ-"]
+
+
+def test_correction_must_be_legal(table) -> None:
+    t = table(*OPENING)
+    with pytest.raises(ValueError, match="not legal"):
+        t.referee.correct("wQ wG1/")
+    with pytest.raises(ValueError):
+        t.referee.correct("nonsense here now")
+
+
+def test_override_needs_a_pending_illegal_move(table) -> None:
+    t = table(*OPENING)
+    with pytest.raises(ValueError, match="no illegal move"):
+        t.referee.override()
+
+
+def test_a_piece_nobody_has_left_is_a_misread(table) -> None:
+    t = table(*OPENING, game_type="Base", config=RefereeConfig(misread_after_seconds=0.5))
+    t.hand()
+    q, r = t.transform.apply((-2, 0))
+    events = t.still(10, tiles=tuple(t.seen()) + (TileSighting(q, r, Colour.WHITE, Bug.PILLBUG, 0.9),))
+    assert kinds(events) == ["misread"]
+    assert "Pillbug" in of(events, "misread")[0].message
+
+
+def test_illegal_move_seen_after_a_bump(table) -> None:
+    t = table(*OPENING)
+    t.bump(Transform(4, False, (-5, 2)))
+    t.hand()
+    t.force("wQ", (1, -1))
+    events = t.still()
+    assert [e.rule for e in of(events, "illegal")] == [Rule.BUG_MOVEMENT.value]

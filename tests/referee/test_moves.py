@@ -1,0 +1,177 @@
+"""The referee recognises legal moves from what the camera sees."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from table_sim import kinds, of, table_uhps, uhps
+
+from rules import Bug, Colour, Piece
+from rules.referee import RefereeConfig
+from rules.referee.registration import Transform
+
+OPENING = ("wG1", "bG1 wG1-", "wQ -wG1", "bQ bG1-")  # wQ(-1,0) wG1(0,0) bG1(1,0) bQ(2,0)
+
+
+def test_opening_moves_are_recorded_with_the_time_the_board_became_still(table) -> None:
+    t = table()
+    assert kinds(t.still()) == []  # an empty table: nothing to say
+    events = t.turn("wG1")
+    assert kinds(events) == ["move"]
+    move = of(events, "move")[0]
+    assert (move.uhp, move.ply, move.colour, move.mark) == ("wG1", 1, "w", None)
+    first_still = 10.0 + 0.1 * 10  # 5 steady frames, then 4 occluded, then the new view
+    assert t.referee.record.moves[0].timestamp == first_still
+    assert move.time == first_still + 0.3  # acted on once still for stable_seconds
+    t.turn("bG1 wG1-")
+    t.turn("wQ -wG1")
+    assert uhps(t.referee) == ["wG1", "bG1 wG1-", "wQ -wG1"]
+    assert t.referee.board.position_of(Piece.parse("wQ")) == (-1, 0)
+
+
+def test_first_piece_defines_the_frame_and_the_camera_the_orientation(table) -> None:
+    t = table(transform=Transform(3, False, (7, 9)))  # the camera sees the table upside down
+    t.turn("wS1")
+    t.turn("bS1 wS1/")
+    stacks = t.referee.snapshot()["stacks"]
+    # wS1 is the origin; bS1, north-east on the table, is south-west as the camera sees it
+    assert stacks == [{"q": -1, "r": 1, "pieces": ["bS1"]}, {"q": 0, "r": 0, "pieces": ["wS1"]}]
+    assert uhps(t.referee) == ["wS1", "bS1 /wS1"]
+
+
+def test_flicker_never_becomes_a_move(table) -> None:
+    t = table(*OPENING)
+    good = t.seen()
+    wrong = [replace(good[0], bug=Bug.ANT, confidence=0.3)] + good[1:]
+    missing = good[1:]
+    events = []
+    for tiles in (wrong, wrong, good, missing, good, wrong, missing):
+        events += t.frame(tuple(tiles))
+    events += t.still()
+    assert kinds(events) == []
+    assert {e.kind for e in events} <= {"unstable", "steady"}
+    assert len(t.referee.record.moves) == 4
+
+
+def test_a_hand_over_the_board_is_reported_and_nothing_is_judged(table) -> None:
+    t = table(*OPENING)
+    events = t.hand(2)
+    assert [e.kind for e in events] == ["occluded"]
+    t.play("wA1 -wQ")
+    events = t.still(1)
+    assert [e.kind for e in events] == ["unstable"]
+    events = t.still(4)
+    assert [e.kind for e in events] == ["steady", "move"]
+
+
+def test_a_piece_carried_across_the_board_unflagged_is_not_a_misread(table) -> None:
+    t = table(*OPENING, config=RefereeConfig(stable_seconds=0.3, misread_after_seconds=2.0))
+    lifted = [s for s in t.seen() if (s.colour, s.bug) != (Colour.WHITE, Bug.QUEEN)]
+    events = t.still(12, tiles=tuple(lifted))  # the Queen is in the air for 1.2 s
+    t.play("wQ /wG1")
+    events += t.still()
+    assert kinds(events) == ["move"]
+    assert uhps(t.referee)[-1] == "wQ /wG1"
+
+
+def test_a_piece_gone_for_long_is_a_misread_and_its_return_clears_it(table) -> None:
+    t = table(*OPENING, config=RefereeConfig(stable_seconds=0.3, misread_after_seconds=1.0))
+    gone = tuple(s for s in t.seen() if s.bug is not Bug.QUEEN or s.colour is not Colour.BLACK)
+    events = t.still(15, tiles=gone)
+    assert kinds(events) == ["misread"]
+    assert "bQ" in of(events, "misread")[0].message
+    assert t.referee.snapshot()["pending"]["kind"] == "misread"
+    events = t.still()
+    assert kinds(events) == ["takeback"]
+    assert t.referee.snapshot()["pending"] is None
+
+
+def test_bumped_hive_is_registered_again(table) -> None:
+    t = table(*OPENING)
+    t.bump(Transform(5, False, (-2, 3)))
+    assert kinds(t.turn()) == []  # moved, not played
+    t.bump(Transform(0, False, (1, 1)))
+    events = t.turn("wA1 -wQ")  # bumped and played at once
+    assert kinds(events) == ["move"]
+    assert uhps(t.referee)[-1] == "wA1 -wQ"
+
+
+def test_a_mirrored_view_is_followed_only_when_allowed(table) -> None:
+    for allow in (False, True):
+        t = table(*OPENING, "wA1 wQ/", config=RefereeConfig(allow_mirror=allow))
+        t.bump(Transform(1, True, (2, 2)))  # e.g. the camera's image was flipped
+        events = t.turn()
+        if allow:
+            assert kinds(events) == []
+        else:  # the best unmirrored fit has wA1 moved from north-east of wQ to south-east
+            assert kinds(events) == ["illegal"]
+            assert of(events, "illegal")[0].attempted.startswith("White Soldier Ant (wA1)")
+        assert len(t.referee.record.moves) == 5
+
+
+CLIMB = ("wS1", "bS1 wS1-", "wB1 -wS1", "bB1 bS1-", "wQ /wS1", "bQ bS1\\")
+
+
+def test_climbing_on_and_off_stacks_whose_lower_pieces_are_unseen(table) -> None:
+    t = table(*CLIMB)
+    for move in ("wB1 wS1", "bB1 bS1", "wB1 bB1", "bQ wQ-", "wB1 bB1-"):
+        assert kinds(t.turn(move)) == ["move"], move
+    # wB1 climbed onto wS1, then onto bB1 (itself on bS1): a stack of three, then left it
+    assert uhps(t.referee) == table_uhps(t)
+    assert t.referee.board.stack((1, 0)) == (Piece.parse("bS1"), Piece.parse("bB1"))
+
+
+def test_beetle_leaving_a_beetle_of_its_own_colour(table) -> None:
+    t = table(*CLIMB, "wB2 -wB1", "bA1 bQ-", "wB2 wB1", "bA1 -wB2")
+    events = t.turn("wB2 \\wS1")  # the cell it leaves still shows a white Beetle (wB1)
+    assert kinds(events) == ["move"]
+    assert uhps(t.referee) == table_uhps(t)
+    assert t.referee.board.position_of(Piece.parse("wB2")) == (0, -1)
+
+
+def test_which_ant_moved_is_known_from_history(table) -> None:
+    # wA2(-2,0) wQ wA1(0,0) bG1 bQ bA1(3,0): two white Ants look the same
+    t = table("wA1", "bG1 wA1-", "wQ -wA1", "bQ bG1-", "wA2 -wQ", "bA1 bQ-")
+    events = t.turn("wA2 bA1-")
+    assert [e.uhp for e in of(events, "move")] == ["wA2 bA1-"]
+    assert t.referee.board.position_of(Piece.parse("wA2")) == (4, 0)
+    assert t.referee.board.position_of(Piece.parse("wA1")) == (0, 0)
+
+
+THROW = ("wP", "bG1 wP-", "wQ -wP", "bQ bG1/", "wA1 -wQ", "bQ \\bG1")  # bQ, bG1, wP in a triangle
+
+
+def test_pillbug_throw_of_an_opponent_piece(table) -> None:
+    t = table(*THROW)
+    events = t.turn("bG1 wP\\")  # White's Pillbug moves the black Grasshopper on White's turn
+    move = of(events, "move")[0]
+    assert (move.uhp, move.colour) == ("bG1 wP\\", "w")
+    assert t.referee.board.turn is Colour.BLACK
+
+
+def test_two_fast_moves_between_steady_views(table) -> None:
+    t = table(*OPENING)
+    events = t.turn("wA1 -wQ", "bA1 bQ-")
+    assert [(e.uhp, e.colour) for e in of(events, "move")] == [("wA1 -wQ", "w"), ("bA1 bQ-", "b")]
+
+
+FORCED = ("wG1", "bB1 wG1-", "wQ -wG1", "bQ bB1/", "wQ /wG1", "bQ \\bB1", "wQ -wG1", "bB1 wG1",
+          "wQ /bB1")
+
+
+def test_forced_pass_is_announced_and_recorded(table) -> None:
+    t = table(*FORCED, game_type="Base")
+    events = t.turn("bB1 wQ")  # White's Queen is covered and wG1 pinned: White must pass
+    assert kinds(events) == ["move", "pass"]
+    assert (of(events, "pass")[0].colour, of(events, "pass")[0].forced) == ("w", True)
+    assert t.referee.board.turn is Colour.BLACK
+    t.play("pass")
+    events = t.turn("bQ wG1-")
+    assert [e.uhp for e in of(events, "move")] == ["bQ wG1-"]
+    assert uhps(t.referee)[-3:] == ["bB1 wQ", "pass", "bQ wG1-"]
+
+
+def test_forced_pass_between_two_fast_moves(table) -> None:
+    t = table(*FORCED, game_type="Base")
+    events = t.turn("bB1 wQ", "pass", "bQ wG1-")  # the camera never saw the pass position steady
+    assert [e.kind for e in events if e.kind in ("move", "pass")] == ["move", "pass", "move"]

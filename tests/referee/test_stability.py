@@ -1,0 +1,63 @@
+"""When a view counts as steady: long enough, unoccluded, flicker ignored."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import Bug, Colour
+from rules.observation import Observation, TileSighting
+from rules.referee.stability import OCCLUDED, STEADY, UNSTABLE, Steadiness
+
+A = (TileSighting(0, 0, Colour.WHITE, Bug.SPIDER), TileSighting(1, 0, Colour.BLACK, Bug.SPIDER))
+B = A + (TileSighting(2, 0, Colour.WHITE, Bug.ANT),)  # a piece added
+FLICKER = (TileSighting(0, 0, Colour.WHITE, Bug.ANT, 0.3), A[1])  # wS misread as an Ant
+MISSED = A[:1]
+
+
+def feed(views: list[tuple[TileSighting, ...] | None], start: float = 0.0):
+    """Feed one view per 0.1 s (None: occluded); return the frames."""
+    steadiness = Steadiness(stable_seconds=0.3, flicker_seconds=0.25)
+    return [steadiness.feed(Observation(v or (), v is None, round(start + 0.1 * i, 6)))
+            for i, v in enumerate(views)]
+
+
+def test_steady_once_unchanged_for_stable_seconds() -> None:
+    frames = feed([A, A, A, A, A])
+    assert [f.status for f in frames] == [UNSTABLE] * 3 + [STEADY] * 2
+    assert [f.changed for f in frames] == [True, False, False, True, False]
+    assert frames[3].since == 0.0 and frames[3].view.tiles == A
+
+
+def test_brief_flicker_neither_resets_the_wait_nor_is_judged() -> None:
+    frames = feed([A, FLICKER, A, MISSED, A, A])
+    assert [f.status for f in frames] == [UNSTABLE, UNSTABLE, UNSTABLE, UNSTABLE, STEADY, STEADY]
+    assert frames[4].since == 0.0 and frames[4].view.tiles == A
+    frames = feed([A, A, A, A, FLICKER, MISSED, A])
+    assert [f.status for f in frames[3:]] == [STEADY] * 4  # no "unstable" blink
+    assert all(f.view.tiles == A for f in frames[3:])
+
+
+def test_a_flicker_that_keeps_coming_back_never_settles() -> None:
+    frames = feed([A, FLICKER] * 6)
+    assert all(f.view is None or f.view.tiles == A for f in frames)
+
+
+def test_a_real_change_settles_from_when_it_first_appeared() -> None:
+    frames = feed([A] * 5 + [B] * 5)
+    # A counts as still there through a gap of flicker_seconds; then B, steady from 0.5 s
+    assert [f.status for f in frames[5:]] == [STEADY, STEADY, UNSTABLE, STEADY, STEADY]
+    assert [f.view and f.view.tiles for f in frames[5:]] == [A, A, None, B, B]
+    assert frames[8].since == 0.5
+
+
+def test_occlusion_resets() -> None:
+    frames = feed([A, A, None, A, A, A, A])
+    assert [f.status for f in frames] == [UNSTABLE, UNSTABLE, OCCLUDED, UNSTABLE, UNSTABLE, UNSTABLE, STEADY]
+    assert frames[6].since == 0.3
+
+
+def test_time_must_not_go_back() -> None:
+    steadiness = Steadiness(0.3, 0.25)
+    steadiness.feed(Observation(A, False, 2.0))
+    with pytest.raises(ValueError, match="go back"):
+        steadiness.feed(Observation(A, False, 1.0))

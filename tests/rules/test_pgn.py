@@ -1,0 +1,202 @@
+"""Hive PGN: the Mzinga / hivegame.com layout, annotations, tolerant reading, clear errors."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rules import Board, Colour, GameState, RuleOptions
+from rules.pgn import PgnError, format_pgn, parse_pgn
+from rules.record import Ending, GameRecord, Mark
+
+MOVES = ["wS1", "bG1 -wS1", "wQ wS1-", "bQ -bG1", "wA1 wQ\\", "bA1 /bQ"]
+
+# What Mzinga itself writes (GameRecording.SavePGN): these tags in this order, one
+# half-move-numbered move per line, commentary on its own line, the result at the end.
+MZINGA_STYLE = """\
+[GameType "Base"]
+[Date "2026.11.22"]
+[Event "Club night"]
+[Site ""]
+[Round ""]
+[White "Ann"]
+[Black "Bob"]
+[Result "BlackWins"]
+[SgfGameName "HV-Ann-Bob"]
+
+1. wS1
+2. bG1 -wS1
+{a quiet start}
+3. wQ wS1-
+4. bQ -bG1
+5. wA1 wQ\\
+6. bA1 /bQ
+7. wG1 wA1\\
+8. bA1 wA1/
+9. wG2 /wG1
+10. bA2 -bQ
+11. wG3 /wG2
+12. bA2 \\bA1
+13. wS2 wG3\\
+14. bA3 bA2/
+15. wB1 wS2\\
+16. bA3 -bA2
+17. wB2 -wA1
+
+BlackWins
+"""
+
+
+def make_record() -> GameRecord:
+    record = GameRecord("Base", Date="2026.11.22", White='Ann "the Ant"', Black="Bob\\B", Venue="Hive Cafe")
+    record.comment = "Round one\nboard 2"
+    for number, text in enumerate(MOVES):
+        record.append(text, timestamp=number * 10.5 if number < 4 else None)
+    record.append("wG1 -bA1", mark="override", comment="arbiter: let it stand",
+                  timestamp="2026-11-22T18:00:00+00:00")
+    record.append("bS1 bA1\\", mark=Mark.CORRECTION, comment="camera saw bG2\nfixed by hand")
+    record.resign(Colour.BLACK)
+    return record
+
+
+def test_export_follows_mzinga_layout() -> None:
+    text = format_pgn(make_record())
+    assert text.startswith(
+        '[GameType "Base"]\n[Date "2026.11.22"]\n[Event ""]\n[Site ""]\n[Round ""]\n'
+        '[White "Ann \\"the Ant\\""]\n[Black "Bob\\\\B"]\n[Result "WhiteWins"]\n'
+        '[Termination "resignation"]\n[Venue "Hive Cafe"]\n\n{Round one\nboard 2}\n'
+        "1. wS1\n{[%time 0]}\n2. bG1 -wS1\n{[%time 10.5]}\n3. wQ wS1-\n{[%time 21]}\n"
+        "4. bQ -bG1\n{[%time 31.5]}\n5. wA1 wQ\\\n6. bA1 /bQ\n"
+        "7. wG1 -bA1\n{[%time 2026-11-22T18:00:00+00:00] [%mark override] arbiter: let it stand}\n"
+        "8. bS1 bA1\\\n{[%mark correction] camera saw bG2\nfixed by hand}\n")
+    assert text.endswith("\n\nWhiteWins\n")
+
+
+def mzinga_reads(text: str) -> tuple[dict[str, str], Board, str]:
+    """Mzinga's PGN reading rules (GameRecording.LoadPGN): line by line, tags are `[...]`
+    lines, `{...}` lines are commentary, a UHP game-state word is the result, and any other
+    line is a move once leading digits and dots are trimmed."""
+    tags, moves, result, in_comment = {}, [], "", False
+    for line in (raw.strip() for raw in text.splitlines()):
+        if in_comment:
+            in_comment = not line.endswith("}")
+        elif line.startswith("[") and line.endswith("]"):
+            key, _, value = line[1:-1].partition(" ")
+            tags[key] = value.replace('"', "").strip()
+        elif line.startswith("{"):
+            in_comment = not line.endswith("}")
+        elif line in ("NotStarted", "InProgress", "Draw", "WhiteWins", "BlackWins"):
+            result = line
+        elif line:
+            moves.append(line.lstrip(".0123456789").strip())
+    board = Board(tags["GameType"])
+    for move in moves:
+        board.push_uhp(move)
+    return tags, board, result or tags["Result"]
+
+
+def test_mzinga_reading_rules_recover_every_move_and_the_result() -> None:
+    record = make_record()
+    record.withdraw_result()
+    record.pop()
+    record.pop()  # Mzinga's engine would refuse the overridden move
+    record.resign(Colour.WHITE)
+    tags, board, result = mzinga_reads(format_pgn(record))
+    assert board.game_string() == record.to_game_string()
+    assert result == "BlackWins" and tags["Result"] == "BlackWins"
+    assert tags["White"] == 'Ann \\the Ant\\'  # Mzinga drops quotes; the game still loads
+
+
+def test_reads_what_mzinga_writes() -> None:
+    record = parse_pgn(MZINGA_STYLE)
+    assert str(record.game_type) == "Base" and len(record.moves) == 17
+    assert record.moves[1].comment == "a quiet start"
+    assert record.tags["Event"] == "Club night" and record.tags["SgfGameName"] == "HV-Ann-Bob"
+    assert record.result is GameState.BLACK_WINS and record.ending is None  # wQ is surrounded
+    assert record.board().surrounded(Colour.WHITE)
+    assert format_pgn(record) == MZINGA_STYLE
+
+
+def test_reads_hivegame_com_exports() -> None:
+    # hivegame.com writes `1. wS1 ` (a space for the empty reference) and no Event/Round.
+    text = ('[GameType "Base"]\n[Date "22-Nov-2026_18:00:00"]\n[Site "hivegame.com"]\n'
+            '[White "ann"]\n[Black "bob"]\n[Result "InProgress"]\n\n'
+            + "".join(f"{n}. {m}{' ' if n == 1 else ''}\n" for n, m in enumerate(MOVES, 1)))
+    record = parse_pgn(text)
+    assert [m.uhp for m in record.moves] == MOVES
+    assert record.tags["Site"] == "hivegame.com" and record.result is GameState.IN_PROGRESS
+
+
+def test_round_trip_keeps_moves_annotations_tags_and_result() -> None:
+    record = make_record()
+    again = parse_pgn(format_pgn(record))
+    assert again.moves == record.moves
+    assert again.tags == record.tags and again.comment == record.comment
+    assert (again.result, again.ending) == (GameState.WHITE_WINS, Ending.RESIGNATION)
+    assert again.board().game_string() == record.board().game_string()
+
+
+def test_braces_in_tag_values_are_text() -> None:
+    record = GameRecord("Base", Event="Cup {final}")
+    record.append("wS1")
+    assert parse_pgn(format_pgn(record)).tags["Event"] == "Cup {final}"
+
+
+def test_rule_options_travel_in_tags() -> None:
+    record = GameRecord("Base+M", RuleOptions(queen_may_open=True, repetition_draw=True))
+    record.append("wQ")
+    text = format_pgn(record)
+    assert '[QueenMayOpen "true"]\n[RepetitionDraw "true"]' in text
+    assert parse_pgn(text).options == record.options
+    with pytest.raises(PgnError, match=r"line 11: move 1 \('wQ'\) is illegal"):
+        parse_pgn(text.replace('[QueenMayOpen "true"]\n', ""))
+    assert parse_pgn(text, RuleOptions(queen_may_open=True)).options.repetition_draw is False
+
+
+def test_bom_crlf_blank_lines_chess_results_and_one_line_movetext() -> None:
+    text = ('\ufeff[GameType "Base"]\r\n\r\n[Result "0-1"]\r\n\r\n'
+            "1. wS1 2. bG1 -wS1 {first comment}\r\n\r\n3.wQ wS1-\r\n4. bQ -bG1 0-1\r\n")
+    record = parse_pgn(text)
+    assert [m.uhp for m in record.moves] == MOVES[:4]
+    assert record.moves[1].comment == "first comment"
+    assert (record.result, record.ending) == (GameState.BLACK_WINS, Ending.REPORTED)
+
+
+def test_unnumbered_moves_one_per_line() -> None:
+    record = parse_pgn('[GameType "Base"]\n' + "\n".join(MOVES) + "\n*\n")
+    assert [m.uhp for m in record.moves] == MOVES and record.result is GameState.IN_PROGRESS
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[White "Ann"]\n1. wS1\n', 'line 1: no [GameType "...'),
+    ('[GameType "Base+X"]\n', "line 1: 'Base+X' is not a game type"),
+    ('[GameType "Base"]\n[White Ann]\n', "line 2: '[White Ann]' is not a tag"),
+    ('[GameType "Base"]\n[White "A"]\n[White "B"]\n', "line 3: tag White appears twice (first on line 2)"),
+    ('[GameType "Base"]\n\n1. wS1\n2. bX1 -wS1\n', "line 4: move 2 ('bX1 -wS1'): 'bX1' is not a Hive piece"),
+    ('[GameType "Base"]\n1. wS1\n2. bQ -wS1\n', "line 3: move 2 ('bQ -wS1') is illegal: "),
+    ('[GameType "Base"]\n1. wS1\n3. bG1 -wS1\n', "line 3: move 2 ('bG1 -wS1') is numbered 3"),
+    ('[GameType "Base"]\n1. wS1\n2.\n', "line 3: move number 2 has no move after it"),
+    ('[GameType "Base"]\n1. wS1 {never closed\n', "line 2: a comment opened with '{' is never closed"),
+    ('[GameType "Base"]\n1. wS1\n[Round "2"]\n', "line 3: tag '[Round \"2\"]' after the moves"),
+    ('[GameType "Base"]\n[Result "2-0"]\n1. wS1\n', "line 2: result '2-0' is not one of"),
+    ('[GameType "Base"]\n[Result "1-0"]\n1. wS1\n0-1\n', "line 4: the result '0-1' contradicts [Result \"1-0\"]"),
+    ('[GameType "Base"]\n1. wS1\nWhiteWins\n2. bG1 -wS1\n', "line 4: '2. bG1 -wS1' follows the result"),
+    ('[GameType "Base"]\n[Termination "boredom"]\n[Result "1-0"]\n1. wS1\n',
+     "line 2: 'boredom' is not a valid Ending"),
+    ('[GameType "Base"]\n[Termination "agreement"]\n[Result "1-0"]\n1. wS1\n',
+     "line 2: only a draw can be agreed"),
+    ('[GameType "Base"]\n[Termination "resignation"]\n1. wS1\n', "line 2: [Termination] given, but no finished"),
+    ('[GameType "Base"]\n1. wS1\n{[%time soon]}\n', "line 2: move 1 ('wS1'): timestamp 'soon' is not an ISO"),
+    ('[GameType "Base"]\n1. wS1\n{[%mark maybe]}\n', "line 2: move 1 ('wS1'): 'maybe' is not a valid Mark"),
+])
+def test_bad_input_names_the_line_and_problem(text: str, message: str) -> None:
+    with pytest.raises(PgnError, match=re.escape(message)):
+        parse_pgn(text)
+
+
+def test_stated_result_must_agree_with_a_finished_board() -> None:
+    with pytest.raises(PgnError, match=r"line 8: the result WhiteWins contradicts the moves, which end in BlackWins"):
+        parse_pgn(MZINGA_STYLE.replace("BlackWins", "WhiteWins"))
+    with pytest.raises(PgnError, match=r"\[Termination\] given, but the game ended on the board"):
+        parse_pgn(MZINGA_STYLE.replace("[SgfGameName", '[Termination "resignation"]\n[SgfGameName'))

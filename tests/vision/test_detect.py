@@ -1,0 +1,80 @@
+"""Whole-frame recognition with the shipped profile: creatures, stacks, occlusion."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rules.pieces import Bug, Colour, Piece
+from vision.compare import align
+from vision.detect import Detector
+from vision.render.scene import Conditions, random_conditions, render_position
+
+NAMES = ["wQ", "bQ", "wA1", "bA1", "wG1", "bG1", "wS1", "bS1", "wB1", "bB1", "wM", "bM", "wL", "bL", "wP", "bP"]
+# a ring-and-tail shape of all sixteen classes (vision needs no legal position)
+CELLS = [(0, 0), (1, 0), (2, 0), (2, -1), (3, -1), (3, -2), (2, -2), (1, -1), (-1, 1), (-1, 2), (0, 2), (1, 1),
+         (-2, 1), (-3, 2), (-3, 3), (-2, 3)]
+POSITION = {cell: [Piece.parse(name)] for cell, name in zip(CELLS, NAMES)}
+
+
+@pytest.fixture(scope="module")
+def detector() -> Detector:
+    return Detector()
+
+
+def board_of(tiles) -> dict:
+    return {t.cell: (t.colour, t.bug) for t in tiles}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_all_sixteen_creature_classes_recognised(detector: Detector, seed: int) -> None:
+    position = POSITION
+    assert {(s[-1].colour, s[-1].bug) for s in position.values()} == {(c, b) for c in Colour for b in Bug}
+    frame, truth = render_position(position, random_conditions(np.random.default_rng(seed)))
+    observation = detector.detect(frame, timestamp=2.5)
+    true, seen = board_of(truth.tiles), {(s.q, s.r): (s.colour, s.bug) for s in observation.tiles}
+    alignment = align(seen, true)
+    assert not observation.occluded and observation.timestamp == 2.5
+    assert {alignment.apply(c): v for c, v in seen.items()} == true
+    assert min(s.confidence for s in observation.tiles) > 0.5
+
+
+def test_beetle_on_a_stack_is_the_top_with_a_height_hint(detector: Detector) -> None:
+    stack = [Piece.parse("wQ"), Piece.parse("bB1")]
+    position = {(0, 0): stack, (1, 0): [Piece.parse("bA1")], (-1, 0): [Piece.parse("wG1")],
+                (0, 1): [Piece.parse("wS1")], (1, -1): [Piece.parse("bQ")], (2, -1): [Piece.parse("wA1")],
+                (-1, 1): [Piece.parse("bG1")], (2, 0): [Piece.parse("wL")]}
+    frame, truth = render_position(position, Conditions(height_mm=550, tilt_deg=25, azimuth_deg=40, seed=5))
+    observation = detector.detect(frame)
+    true_px = {t.cell: t.px for t in truth.tiles}[(0, 0)]
+    top = min(observation.tiles, key=lambda s: np.hypot(s.px[0] - true_px[0], s.px[1] - true_px[1]))
+    assert (top.colour, top.bug) == (Colour.BLACK, Bug.BEETLE)
+    assert top.height_hint >= 2
+    assert all(s.height_hint == 1 for s in observation.tiles if s is not top)
+    assert len(observation.tiles) == 8
+
+
+def test_hand_over_the_hive_flags_the_frame(detector: Detector) -> None:
+    position = POSITION
+    flagged = 0
+    for seed in range(3):
+        conditions = random_conditions(np.random.default_rng(seed + 10), hand=True)
+        frame, truth = render_position(position, conditions, hand_at=(0.0, 0.0))
+        assert truth.hand_occludes
+        flagged += detector.detect(frame).occluded
+    assert flagged == 3
+
+
+def test_clean_frames_are_not_flagged(detector: Detector) -> None:
+    position = POSITION
+    for seed in range(3):
+        frame, _ = render_position(position, random_conditions(np.random.default_rng(seed + 20)))
+        assert not detector.detect(frame).occluded
+
+
+def test_empty_table_and_table_with_only_a_hand(detector: Detector) -> None:
+    empty, _ = render_position({}, Conditions(seed=1))
+    observation = detector.detect(empty)
+    assert observation.tiles == () and not observation.occluded
+    hand, _ = render_position({}, Conditions(hand=True, seed=1), hand_at=(0.0, 0.0))
+    assert detector.detect(hand).occluded

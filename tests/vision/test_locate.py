@@ -1,0 +1,87 @@
+"""Segmentation and lattice fitting on rendered hives: touching tiles, rotation, tilt, borders."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rules.hexgrid import distance, neighbours
+from rules.pieces import Piece
+from vision.compare import align
+from vision.lattice import fit_lattice, hex_round
+from vision.locate import locate_tiles
+from vision.render.camera import SyntheticCamera
+from vision.render.scene import Conditions, render_position
+from vision.segment import segment
+
+NAMES = ["wQ", "bQ", "wA1", "bA1", "wG1", "bG1", "wS1", "bS1", "wB1", "bB1", "wM", "bM", "wL", "bL", "wP", "bP"]
+
+
+def dense_block(count: int = 16) -> dict:
+    """Tiles in a compact, touching block (every tile has neighbours on several sides)."""
+    cells = [(q, r) for r in range(-2, 3) for q in range(-2, 3) if abs(q + r) <= 2][:count]
+    return {cell: [Piece.parse(name)] for cell, name in zip(cells, NAMES)}
+
+
+def test_touching_tiles_are_split_one_blob_each() -> None:
+    position = dense_block()
+    frame, truth = render_position(position, Conditions(height_mm=700, tilt_deg=15, yaw_deg=20, seed=3))
+    blobs = segment(frame).blobs
+    assert len(blobs) == len(position)
+    for tile in truth.tiles:
+        nearest = min(np.linalg.norm(b.centre - tile.px) for b in blobs)
+        assert nearest < 0.1 * truth.tile_px
+        blob = min(blobs, key=lambda b: np.linalg.norm(b.centre - tile.px))
+        assert blob.colour is tile.colour
+
+
+@pytest.mark.parametrize("yaw, tilt", [(0, 0), (37, 10), (133, 28), (251, 22)])
+def test_lattice_cells_match_the_truth_up_to_rotation(yaw: float, tilt: float) -> None:
+    position = dense_block(14)
+    frame, truth = render_position(position, Conditions(yaw_deg=yaw, tilt_deg=tilt, azimuth_deg=yaw * 2,
+                                                        k1=-0.08, seed=int(yaw)))
+    located = locate_tiles(frame)
+    seen = {t.cell: t.colour for t in located.tiles}
+    true = {t.cell: t.colour for t in truth.tiles}
+    alignment = align(seen, true)
+    assert alignment.matched == len(true) == len(seen)
+    assert all(true[alignment.apply(c)] is colour for c, colour in seen.items())
+
+
+def test_fit_lattice_on_exact_points_with_anisotropy() -> None:
+    cells = [(0, 0), (1, 0), (0, 1), (-1, 1), (2, -1), (3, -1), (1, 1), (-2, 2)]
+    angle = np.radians(23)
+    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    squash = np.diag([1.0, 0.85])  # a tilted camera foreshortens one direction
+    plane = np.array([[q + r / 2, r * np.sqrt(3) / 2] for q, r in cells]) * 50
+    pixels = plane @ (squash @ turn).T + [400, 300]
+    lattice, found = fit_lattice(pixels, 50.0, (1280, 720))
+    for i, a in enumerate(cells):
+        for j, b in enumerate(cells):
+            assert distance(found[i], found[j]) == distance(a, b)
+    assert set(neighbours(found[0])) >= {found[1], found[2]}
+    assert np.allclose(lattice.pixel(found[5]), pixels[5], atol=0.5)
+
+
+def test_hex_round_picks_the_nearest_cell() -> None:
+    # (-0.6, 0.3) lies 0.52 pitch from (0, 0) and 0.61 from (-1, 0) and (-1, 1)
+    fractional = np.array([[0.4, 0.4], [0.1, -0.45], [1.49, 0.02], [-0.6, 0.3], [-0.7, 0.6]])
+    assert hex_round(fractional).tolist() == [[0, 1], [0, 0], [1, 0], [0, 0], [-1, 1]]
+
+
+def test_tile_cut_by_the_border_gets_its_cell() -> None:
+    position = {(q, 0): [Piece.parse(n)] for q, n in zip(range(6), ["wQ", "bQ", "wA1", "bA1", "wG1", "bG1"])}
+    # aimed so the frame's left edge crosses the first tile (the frame is ~520 mm wide at 400 mm)
+    camera = SyntheticCamera.looking_at(np.array([250.0, 0.0]), 400, 0, 0, 0)
+    frame, truth = render_position(position, Conditions(height_mm=400, seed=1), camera=camera)
+    cut = [t for t in truth.tiles if t.cut]
+    assert cut, "the row should run off the frame"
+    seen = {t.cell for t in locate_tiles(frame).tiles}
+    alignment = align({c: 0 for c in seen}, {t.cell: 0 for t in truth.tiles})
+    assert alignment.matched == len(truth.tiles) == len(seen)
+
+
+def test_empty_table_has_no_tiles() -> None:
+    frame, _ = render_position({}, Conditions(table="cloth", noise=3.0, seed=2))
+    located = locate_tiles(frame)
+    assert located.tiles == [] and located.lattice is None

@@ -1,0 +1,160 @@
+"""Frame sources: fake picamera2 at the import boundary, folders, captures that disconnect."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.sources import CaptureSource, DemoSource, FolderSource, PiCameraSource, SourceError, open_source
+
+
+class FakePicamera2:
+    instances: list["FakePicamera2"] = []
+
+    def __init__(self) -> None:
+        self.camera_controls = {"AfMode": (0, 2, 0), "ExposureTime": (1, 100000, 1000)}
+        self.set: list[dict] = []
+        self.started = self.closed = False
+        FakePicamera2.instances.append(self)
+
+    def create_video_configuration(self, main: dict) -> dict:
+        return {"main": main}
+
+    def configure(self, config: dict) -> None:
+        self.config = config
+
+    def start(self) -> None:
+        self.started = True
+
+    def stop(self) -> None:
+        self.started = False
+
+    def close(self) -> None:
+        self.closed = True
+
+    def set_controls(self, controls: dict) -> None:
+        self.set.append(controls)
+
+    def capture_array(self, stream: str) -> np.ndarray:
+        w, h = self.config["main"]["size"]
+        return np.full((h, w, 3), (10, 20, 30), np.uint8)
+
+    def capture_metadata(self) -> dict:
+        return {"ExposureTime": 8000, "AnalogueGain": 2.5, "ColourGains": (1.8, 1.4), "Lux": 300.0}
+
+
+@pytest.fixture
+def fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> type[FakePicamera2]:
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = FakePicamera2
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    FakePicamera2.instances.clear()
+    return FakePicamera2
+
+
+def test_picamera_configures_rgb888_720p_with_continuous_autofocus(fake_picamera2) -> None:
+    source = open_source("picamera")
+    camera = fake_picamera2.instances[-1]
+    assert camera.config["main"] == {"size": (1280, 720), "format": "RGB888"}
+    assert camera.started and {"AfMode": 2} in camera.set
+    frame = source.read()
+    assert frame.shape == (720, 1280, 3) and tuple(frame[0, 0]) == (10, 20, 30)
+    source.close()
+    assert camera.closed
+
+
+def test_picamera_lock_exposure_freezes_current_values(fake_picamera2) -> None:
+    source = PiCameraSource().open()
+    controls = source.lock_exposure()
+    assert controls == {"AeEnable": False, "AwbEnable": False, "ExposureTime": 8000, "AnalogueGain": 2.5,
+                        "ColourGains": (1.8, 1.4)}
+    assert fake_picamera2.instances[-1].set[-1] == controls
+
+
+def test_picamera_missing_package_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # import fails
+    with pytest.raises(SourceError, match="picamera2"):
+        open_source("picamera")
+
+
+def _write_images(folder, names: list[str]) -> None:
+    for value, name in enumerate(names):
+        cv2.imwrite(str(folder / name), np.full((8, 8, 3), value * 40, np.uint8))
+
+
+def test_folder_plays_images_in_name_order_at_the_given_rate(tmp_path) -> None:
+    _write_images(tmp_path, ["b.png", "a.png", "c.png"])  # values 0, 40, 80 written in this order
+    (tmp_path / "notes.txt").write_text("not an image")
+    source = FolderSource(tmp_path, fps=50).open()
+    start = cv2.getTickCount()
+    values = [int(frame[0, 0, 0]) for frame in source]
+    elapsed = (cv2.getTickCount() - start) / cv2.getTickFrequency()
+    assert values == [40, 0, 80]  # a, b, c
+    assert elapsed >= 2 / 50 * 0.9  # three frames at 50 fps span two intervals
+
+
+def test_folder_errors(tmp_path) -> None:
+    with pytest.raises(SourceError, match="no images"):
+        FolderSource(tmp_path).open()
+    (tmp_path / "bad.png").write_bytes(b"not a png")
+    source = FolderSource(tmp_path, fps=0).open()
+    with pytest.raises(SourceError, match="not a readable image"):
+        source.read()
+
+
+class FlakyCapture:
+    """A capture that delivers ``frames`` frames and then fails, like an unplugged USB camera."""
+
+    def __init__(self, frames: int) -> None:
+        self.left = frames
+        self.released = False
+
+    def isOpened(self) -> bool:
+        return True
+
+    def read(self):
+        if self.left <= 0:
+            return False, None
+        self.left -= 1
+        return True, np.zeros((4, 4, 3), np.uint8)
+
+    def release(self) -> None:
+        self.released = True
+
+
+def test_disconnecting_device_reports_and_can_be_reopened() -> None:
+    opened: list[FlakyCapture] = []
+
+    def opener(target):
+        opened.append(FlakyCapture(2))
+        return opened[-1]
+
+    source = CaptureSource(0, opener=opener).open()
+    assert source.read() is not None and source.read() is not None
+    with pytest.raises(SourceError, match="usb:0.*stopped delivering"):
+        source.read()
+    assert not source.is_open and opened[0].released
+    with pytest.raises(SourceError, match="not open"):
+        source.read()
+    source.reopen()
+    assert source.read() is not None and len(opened) == 2
+
+
+def test_open_source_rejects_bad_specs(tmp_path) -> None:
+    with pytest.raises(SourceError, match="usb:N"):
+        open_source("usb:front")
+    with pytest.raises(SourceError, match="not a source"):
+        open_source(str(tmp_path / "missing.mp4"))
+    with pytest.raises(SourceError, match="cannot open"):
+        open_source("usb:97")
+
+
+def test_demo_source_plays_rendered_frames() -> None:
+    source = DemoSource(seed=1).open()
+    frames = [source.read() for _ in range(3)]
+    assert all(f.shape == (720, 1280, 3) for f in frames)
+    assert not np.array_equal(frames[0], frames[2])  # the game moves on (or at least the noise does)

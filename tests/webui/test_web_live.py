@@ -1,0 +1,130 @@
+"""The live loop: newest frame first, no backlog, recovery from an unplugged camera."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+from webhelpers import wait_for
+
+from rules.observation import Observation
+from vision.sources import FrameSource, SourceError
+from webui import live as live_module
+from webui.hub import Hub
+from webui.live import LiveLoop
+
+
+class Service:
+    """Stands in for GameService: keeps observations and camera states."""
+
+    def __init__(self) -> None:
+        self.observed: list[Observation] = []
+        self.camera: list[str] = []
+        self.hub = Hub()
+
+    def clock(self) -> float:
+        return time.monotonic()
+
+    def observe(self, observation: Observation) -> list:
+        self.observed.append(observation)
+        return []
+
+    def set_camera(self, status: str, message: str) -> None:
+        self.camera.append(status)
+
+
+class Camera(FrameSource):
+    """Numbered 8x8 frames as fast as asked; ``unplug`` makes reads fail and ``fail_opens`` opens fail."""
+
+    name = "fake"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+        self.unplugged = threading.Event()
+        self.fail_opens = 0
+
+    def _open(self) -> None:
+        if self.fail_opens:
+            self.fail_opens -= 1
+            raise SourceError("fake: not there")
+
+    def _read(self) -> np.ndarray:
+        if self.unplugged.is_set():
+            raise SourceError("fake: unplugged")
+        time.sleep(0.002)
+        self.count += 1
+        return np.full((8, 8, 3), self.count % 256, np.uint8)
+
+
+def slow_recognise(frame: np.ndarray, timestamp: float) -> Observation:
+    time.sleep(0.03)
+    return Observation((), False, timestamp, {"frame": int(frame[0, 0, 0])})
+
+
+@pytest.fixture(autouse=True)
+def quick_backoff(monkeypatch):
+    monkeypatch.setattr(live_module, "BACKOFF_SECONDS", (0.05, 0.1))
+
+
+def test_slow_vision_drops_stale_frames():
+    service, camera = Service(), Camera().open()
+    loop = LiveLoop(camera, slow_recognise, service).start()
+    time.sleep(0.6)
+    loop.stop()
+    assert loop.frames_processed >= 5
+    assert loop.frames_read > 3 * loop.frames_processed  # most frames were skipped, none queued
+    stamps = [o.timestamp for o in service.observed]
+    assert stamps == sorted(stamps)
+
+
+def test_unplugged_camera_is_reopened_and_the_page_told():
+    service, camera = Service(), Camera().open()
+    loop = LiveLoop(camera, slow_recognise, service).start()
+    wait_for(lambda: loop.frames_processed >= 2, 5, "first frames")
+    camera.fail_opens = 2
+    camera.unplugged.set()
+    wait_for(lambda: "reconnecting" in service.camera, 5, "a reconnecting status")
+    camera.unplugged.clear()
+    wait_for(lambda: service.camera[-1] == "ok", 5, "the camera back")
+    before = loop.frames_processed
+    wait_for(lambda: loop.frames_processed > before + 2, 5, "frames after the reconnect")
+    loop.stop()
+    assert service.camera[0] == "ok" and service.camera.count("reconnecting") >= 2
+
+
+def test_a_frame_that_fails_does_not_stop_the_loop():
+    service, camera = Service(), Camera().open()
+    calls = []
+
+    def flaky(frame: np.ndarray, timestamp: float) -> Observation:
+        calls.append(1)
+        if len(calls) == 2:
+            raise ValueError("garbled frame")
+        return slow_recognise(frame, timestamp)
+
+    loop = LiveLoop(camera, flaky, service).start()
+    wait_for(lambda: loop.frames_processed >= 4, 5, "frames after the failure")
+    loop.stop()
+    assert loop.errors == 1
+
+
+def test_preview_is_a_jpeg_of_the_processed_frame():
+    service, camera = Service(), Camera().open()
+    loop = LiveLoop(camera, slow_recognise, service)
+    assert loop.preview_jpeg() is None
+    loop.start()
+    wait_for(lambda: loop.frames_processed >= 1, 5, "a frame")
+    loop.stop()
+    assert loop.preview_jpeg()[:2] == b"\xff\xd8"
+
+
+def test_a_camera_missing_at_start_is_waited_for():
+    service, camera = Service(), Camera()  # not open: as if unplugged at boot
+    camera.fail_opens = 2
+    loop = LiveLoop(camera, slow_recognise, service).start()
+    wait_for(lambda: loop.frames_processed >= 2, 5, "frames once the camera is there")
+    loop.stop()
+    assert service.camera[:3] == ["reconnecting", "reconnecting", "ok"]

@@ -1,0 +1,95 @@
+"""The demo script, ``hivecam doctor`` and ``hivecam referee``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+import cv2
+import pytest
+from webhelpers import ROOT
+
+from rules.board import Board
+from rules.pgn import parse_pgn
+from webui import doctor
+from webui.demo import ILLEGAL_ATTEMPT, DemoTable, demo_record, demo_script
+
+
+def test_demo_is_a_whole_real_game_with_an_illegal_detour():
+    record = demo_record()
+    assert record.result.is_over and record.tags["White"] == "rameshbga"
+    scenes = demo_script(record)
+    board = Board(record.game_type)
+    at, attempt = ILLEGAL_ATTEMPT
+    for entry in record.moves[:at]:
+        board.push(entry.move)
+    assert not board.is_legal(board.parse_uhp(attempt))
+    shown = [s.position for s in scenes if not s.hand and s.ply == at]
+    assert shown[0] == board.stacks() and shown[-1] == board.stacks()  # before, and after the takeback
+    assert any(p != board.stacks() and len(p) == len(board.stacks()) for p in shown)  # the illegal move
+    for entry in record.moves[at:]:
+        board.push(entry.move)
+    assert scenes[-1].position == board.stacks() and board.state.is_over
+    assert sum(s.hand for s in scenes) == len(record.moves) + 2  # each move, the illegal one and its takeback
+
+
+def test_demo_seek_starts_at_the_logged_position():
+    table = DemoTable(speed=1000.0, loop=False)
+    table.seek(5)
+    index = next(i for i, s in enumerate(table.scenes) if s.ply == 5 and not s.hand)
+    assert table._offset == pytest.approx(float(table.ends[index - 1]))
+    frame = table.open().read()
+    assert frame.shape == (720, 1280, 3)
+
+
+def _args(tmp_path, **extra) -> argparse.Namespace:
+    values = {"source": "usb:97", "data": tmp_path / "data", "profile": None, "camera_file": None,
+              "table_file": None}
+    values.update(extra)
+    return argparse.Namespace(**values)
+
+
+def test_doctor_reports_and_fails_on_problems(tmp_path, capsys):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "camera.json").write_text("{not json")
+    findings = {f.what: f for f in doctor.diagnose(_args(tmp_path))}
+    assert findings["camera"].level == "FAIL" and "usb:97" in findings["camera"].detail
+    assert findings["camera calibration"].level == "FAIL" and "calibrate camera" in findings["camera calibration"].detail
+    assert findings["appearance profile"].level == "warn"
+    assert findings["data folder"].level == "ok" and findings["disk"].level == "ok"
+    assert doctor.run(_args(tmp_path)) == 1
+    assert "problem(s) to fix" in capsys.readouterr().out
+
+
+def test_doctor_data_folder_that_cannot_be_created(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    findings = doctor.check_data(blocker / "data")
+    assert findings[0].level == "FAIL" and "not writable" in findings[0].detail
+
+
+def test_referee_command_on_a_folder_of_frames(tmp_path):
+    table = DemoTable()
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    number = 0
+    for index in range(5):  # empty table, wB1 carried and placed, bS1 carried and placed
+        for _ in range(5):
+            cv2.imwrite(str(frames / f"{number:04d}.png"), table.frame(index))
+            number += 1
+    pgn, events = tmp_path / "game.pgn", tmp_path / "events.jsonl"
+    result = subprocess.run([sys.executable, "-m", "webui.cli", "referee", "--source", str(frames), "--game-type",
+                             "Base", "--pgn", str(pgn), "--events", str(events)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert [m.uhp for m in parse_pgn(pgn.read_text()).moves] == ["wB1", "bS1 wB1\\"]
+    kinds = [json.loads(line)["kind"] for line in events.read_text().splitlines()]
+    assert kinds.count("move") == 2
+
+
+def test_referee_command_bad_source(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "webui.cli", "referee", "--source", str(tmp_path / "nothing")],
+                            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "not a source" in result.stderr

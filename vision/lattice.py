@@ -1,0 +1,208 @@
+"""Fit the hex lattice to tile centres and give every tile axial coordinates.
+
+Neighbouring centres differ by one of six lattice steps. The dominant step direction
+(angles folded modulo 60 degrees) seeds an affine basis, refined by least squares over all
+neighbour offsets (this absorbs the foreshortening of a tilted camera). Coordinates are
+spread from one tile over the neighbour graph, then a lattice-to-pixel homography fitted to
+all of them re-assigns every tile by rounding, which also places tiles with no neighbour.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from rules.hexgrid import OFFSETS, Hex
+
+SQRT3 = float(np.sqrt(3))
+STEPS = np.array(OFFSETS, np.float64)  # axial neighbour offsets, clockwise from east
+
+
+TILE_THICKNESS_PITCH = 0.31  # tile thickness / centre spacing (12 / 38.8 standard, 8 / 25.8 pocket)
+ASSUMED_HFOV_DEG = 66.0  # without intrinsics: Raspberry Pi Camera Module 3, principal point at the centre
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """A lattice-plane-to-pixel homography; lattice plane = axial cell at unit pitch.
+
+    ``up`` is the image of the lattice plane's normal at the same scale, so the plane lifted
+    ``dz`` pitches towards the camera maps by the homography with ``dz * up`` added to its
+    last column (zero when the perspective could not be recovered).
+    """
+
+    homography: np.ndarray  # 3x3: (q + r/2, r*sqrt(3)/2, 1) -> pixel
+    up: np.ndarray = field(default_factory=lambda: np.zeros(3))
+
+    def lifted(self, levels: float) -> "Lattice":
+        """The lattice of tile tops ``levels`` tile thicknesses higher."""
+        homography = self.homography.copy()
+        homography[:, 2] += levels * TILE_THICKNESS_PITCH * self.up
+        return Lattice(homography, self.up)
+
+    def pixel(self, cell: tuple[float, float]) -> np.ndarray:
+        """Pixel centre of a (possibly fractional) axial cell."""
+        return self.pixels(np.asarray(cell, np.float64)[None])[0]
+
+    def pixels(self, cells: np.ndarray) -> np.ndarray:
+        """Pixel centres (N, 2) of axial cells (N, 2)."""
+        cells = np.asarray(cells, np.float64).reshape(-1, 2)
+        plane = np.column_stack([cells[:, 0] + cells[:, 1] / 2, cells[:, 1] * SQRT3 / 2, np.ones(len(cells))])
+        image = plane @ self.homography.T
+        return image[:, :2] / image[:, 2:3]
+
+    def axial(self, pixels: np.ndarray) -> np.ndarray:
+        """Fractional axial coordinates (N, 2) of pixels (N, 2)."""
+        plane = cv2.perspectiveTransform(np.asarray(pixels, np.float64).reshape(-1, 1, 2),
+                                         np.linalg.inv(self.homography)).reshape(-1, 2)
+        r = plane[:, 1] * 2 / SQRT3
+        return np.column_stack([plane[:, 0] - r / 2, r])
+
+    def basis(self, cell: tuple[float, float]) -> np.ndarray:
+        """Local pixel steps (2, 2) for one step east (row 0) and south-east (row 1) at ``cell``."""
+        q, r = cell
+        return np.array([self.pixel((q + 0.5, r)) - self.pixel((q - 0.5, r)),
+                         self.pixel((q, r + 0.5)) - self.pixel((q, r - 0.5))])
+
+    def pitch(self, cell: tuple[float, float]) -> float:
+        """Mean pixel distance between neighbouring centres around ``cell``."""
+        return float(self.pitches(np.asarray(cell, np.float64)[None])[0])
+
+    def pitches(self, cells: np.ndarray) -> np.ndarray:
+        """``pitch`` of every axial cell (N, 2) at once."""
+        cells = np.asarray(cells, np.float64).reshape(-1, 2)
+        east, south_east = np.array([0.5, 0.0]), np.array([0.0, 0.5])
+        step_e = self.pixels(cells + east) - self.pixels(cells - east)
+        step_se = self.pixels(cells + south_east) - self.pixels(cells - south_east)
+        return (np.linalg.norm(step_e, axis=1) + np.linalg.norm(step_se, axis=1)) / 2
+
+
+def hex_round(axial: np.ndarray) -> np.ndarray:
+    """Nearest whole axial cells (N, 2) of fractional ones (N, 2)."""
+    x, z = axial[:, 0], axial[:, 1]
+    y = -x - z
+    rx, ry, rz = np.round(x), np.round(y), np.round(z)
+    dx, dy, dz = np.abs(rx - x), np.abs(ry - y), np.abs(rz - z)
+    fix_x = (dx > dy) & (dx > dz)
+    fix_z = ~fix_x & (dz >= dy)
+    rx = np.where(fix_x, -ry - rz, rx)
+    rz = np.where(fix_z, -rx - ry, rz)
+    return np.column_stack([rx, rz]).astype(int)
+
+
+def fit_lattice(centres: np.ndarray, pitch_guess: float, frame_size: tuple[int, int]
+                ) -> tuple[Lattice, list[Hex]] | None:
+    """The lattice through ``centres`` (N, 2) and each centre's cell; None for no centres.
+
+    ``frame_size`` (width, height) sets the assumed pinhole camera used to recover ``Lattice.up``.
+    """
+    centres = np.asarray(centres, np.float64).reshape(-1, 2)
+    if len(centres) == 0:
+        return None
+    basis = _affine_basis(centres, pitch_guess)
+    cells = _spread_coordinates(centres, basis)
+    lattice = _fit_homography(centres, cells, basis, frame_size)
+    for _ in range(2):
+        cells = hex_round(lattice.axial(centres))
+        lattice = _fit_homography(centres, cells, basis, frame_size)
+    return lattice, [(int(q), int(r)) for q, r in cells]
+
+
+def _neighbour_pairs(centres: np.ndarray, pitch: float) -> tuple[np.ndarray, np.ndarray]:
+    diff = centres[None, :, :] - centres[:, None, :]
+    dist = np.linalg.norm(diff, axis=2)
+    i, j = np.nonzero((dist > 0.6 * pitch) & (dist < 1.45 * pitch))
+    return np.column_stack([i, j]), diff[i, j]
+
+
+def _affine_basis(centres: np.ndarray, pitch_guess: float) -> np.ndarray:
+    """Pixel steps (2, 2) for east and south-east, fitted to all neighbour offsets."""
+    _, offsets = _neighbour_pairs(centres, pitch_guess)
+    if len(offsets) == 0:
+        angle, pitch = 0.0, pitch_guess
+    else:
+        folded = np.exp(6j * np.arctan2(offsets[:, 1], offsets[:, 0])).mean()
+        angle, pitch = float(np.angle(folded) / 6), float(np.median(np.linalg.norm(offsets, axis=1)))
+    basis = pitch * np.array([[np.cos(angle), np.sin(angle)],
+                              [np.cos(angle + np.pi / 3), np.sin(angle + np.pi / 3)]])
+    for _ in range(3):
+        if len(offsets) < 3:
+            break
+        steps = _nearest_steps(offsets, basis)
+        if np.linalg.matrix_rank(steps) < 2:
+            break
+        basis = np.linalg.lstsq(steps, offsets, rcond=None)[0]
+    return basis
+
+
+def _nearest_steps(offsets: np.ndarray, basis: np.ndarray) -> np.ndarray:
+    predicted = STEPS @ basis  # (6, 2)
+    index = np.argmin(np.linalg.norm(offsets[:, None, :] - predicted[None], axis=2), axis=1)
+    return STEPS[index]
+
+
+def _spread_coordinates(centres: np.ndarray, basis: np.ndarray) -> np.ndarray:
+    """Integer axial cells (N, 2) spread from the most central tile over the neighbour graph."""
+    pitch = float(np.linalg.norm(basis, axis=1).mean())
+    pairs, offsets = _neighbour_pairs(centres, pitch)
+    cells = np.full((len(centres), 2), np.iinfo(np.int64).min, np.int64)
+    links: dict[int, list[tuple[int, np.ndarray]]] = {}
+    if len(pairs):
+        steps = _nearest_steps(offsets, basis)
+        good = np.linalg.norm(offsets - steps @ basis, axis=1) < 0.35 * pitch
+        for (i, j), step in zip(pairs[good], steps[good]):
+            links.setdefault(int(i), []).append((int(j), step.astype(np.int64)))
+    inverse = np.linalg.inv(basis.T)
+    remaining = set(range(len(centres)))
+    start = int(np.argmin(np.linalg.norm(centres - centres.mean(axis=0), axis=1)))
+    origin = centres[start]
+    while remaining:
+        if start not in remaining:
+            start = min(remaining, key=lambda k: np.linalg.norm(centres[k] - origin))
+            cells[start] = np.round(inverse @ (centres[start] - origin)).astype(np.int64)
+        else:
+            cells[start] = (0, 0)
+        queue = deque([start])
+        remaining.discard(start)
+        while queue:
+            i = queue.popleft()
+            for j, step in links.get(i, []):
+                if j in remaining:
+                    cells[j] = cells[i] + step
+                    remaining.discard(j)
+                    queue.append(j)
+    return cells
+
+
+def _with_up(homography: np.ndarray, focal: float, centre: tuple[float, float]) -> Lattice:
+    """Recover the plane normal's image from ``homography = s K [r1 r2 t]`` with a pinhole ``K``."""
+    k = np.array([[focal, 0, centre[0]], [0, focal, centre[1]], [0, 0, 1.0]])
+    columns = np.linalg.inv(k) @ homography
+    scale = float(np.sqrt(np.linalg.norm(columns[:, 0]) * np.linalg.norm(columns[:, 1])))
+    r1, r2, t = columns[:, 0] / scale, columns[:, 1] / scale, columns[:, 2] / scale
+    normal = np.cross(r1, r2)
+    normal /= np.linalg.norm(normal)
+    if normal @ t > 0:  # make it point from the plane towards the camera (the origin)
+        normal = -normal
+    return Lattice(homography, scale * (k @ normal))
+
+
+def _fit_homography(centres: np.ndarray, cells: np.ndarray, basis: np.ndarray,
+                    frame_size: tuple[int, int]) -> Lattice:
+    plane = np.column_stack([cells[:, 0] + cells[:, 1] / 2, cells[:, 1] * SQRT3 / 2]).astype(np.float64)
+    distinct = np.unique(cells, axis=0)
+    width, height = frame_size
+    focal = width / 2 / np.tan(np.radians(ASSUMED_HFOV_DEG / 2))
+    if len(distinct) >= 6 and np.linalg.matrix_rank(plane - plane.mean(axis=0)) == 2:
+        pitch = float(np.linalg.norm(basis, axis=1).mean())
+        homography, _ = cv2.findHomography(plane, centres, cv2.RANSAC, 0.3 * pitch)
+        if homography is not None:
+            return _with_up(homography, focal, (width / 2, height / 2))
+    # too few tiles for perspective: an affine map with the fitted basis, anchored on the mean
+    to_plane = np.array([[1.0, 0.5], [0.0, SQRT3 / 2]])  # axial -> lattice plane
+    linear = basis.T @ np.linalg.inv(to_plane)  # lattice plane -> pixel
+    shift = (centres - plane @ linear.T).mean(axis=0)
+    return _with_up(np.vstack([np.column_stack([linear, shift]), [0, 0, 1]]), focal, (width / 2, height / 2))

@@ -1,0 +1,253 @@
+"""Frame sources: Raspberry Pi camera, any OpenCV capture, a folder of images, or the demo game.
+
+Every source has ``open()``, ``read()`` (a BGR frame, or None when a finite source is
+exhausted), ``close()`` and ``reopen()``. Failures raise ``SourceError`` with a message
+saying what went wrong; a source that failed can be reopened. ``open_source`` turns the
+one-string form (``picamera``, ``usb:N``, a video file or stream URL, a folder, ``demo``)
+into a source.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+PICAMERA_SIZE = (1280, 720)
+
+
+class SourceError(RuntimeError):
+    """A frame source could not be opened or stopped delivering frames."""
+
+
+class FrameSource:
+    """Base class: subclasses implement ``_open``, ``_read`` and ``_close``."""
+
+    name = "source"
+
+    def __init__(self) -> None:
+        self.is_open = False
+
+    def open(self) -> "FrameSource":
+        if not self.is_open:
+            try:
+                self._open()
+            except SourceError:
+                raise
+            except Exception as exc:  # driver errors of every kind become one clear error
+                raise SourceError(f"{self.name}: cannot open ({type(exc).__name__}: {exc})") from exc
+            self.is_open = True
+        return self
+
+    def read(self) -> np.ndarray | None:
+        """The next BGR frame; None when a finite source has no more; ``SourceError`` on failure."""
+        if not self.is_open:
+            raise SourceError(f"{self.name}: not open (call open() or reopen())")
+        try:
+            return self._read()
+        except SourceError:
+            self.close()
+            raise
+        except Exception as exc:
+            self.close()
+            raise SourceError(f"{self.name}: read failed ({type(exc).__name__}: {exc})") from exc
+
+    def close(self) -> None:
+        if self.is_open:
+            self.is_open = False
+            try:
+                self._close()
+            except Exception:  # closing a dead device must not hide the original error
+                pass
+
+    def reopen(self) -> "FrameSource":
+        """Close and open again, e.g. after the device was unplugged and plugged back."""
+        self.close()
+        return self.open()
+
+    def __enter__(self) -> "FrameSource":
+        return self.open()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        while (frame := self.read()) is not None:
+            yield frame
+
+    def _open(self) -> None:
+        raise NotImplementedError
+
+    def _read(self) -> np.ndarray | None:
+        raise NotImplementedError
+
+    def _close(self) -> None:
+        pass
+
+
+class PiCameraSource(FrameSource):
+    """A Raspberry Pi camera through picamera2 (imported only when opened)."""
+
+    name = "picamera"
+
+    def __init__(self, size: tuple[int, int] = PICAMERA_SIZE) -> None:
+        super().__init__()
+        self.size = size
+        self.camera: Any = None
+
+    def _open(self) -> None:
+        try:
+            picamera2 = importlib.import_module("picamera2")
+        except ImportError as exc:
+            raise SourceError("picamera: the picamera2 package is not installed (apt install python3-picamera2)"
+                              ) from exc
+        camera = picamera2.Picamera2()
+        # RGB888 arrives in BGR byte order, which is what OpenCV expects
+        camera.configure(camera.create_video_configuration(main={"size": self.size, "format": "RGB888"}))
+        camera.start()
+        if "AfMode" in getattr(camera, "camera_controls", {}):
+            camera.set_controls({"AfMode": 2})  # continuous autofocus (Camera Module 3)
+        self.camera = camera
+
+    def _read(self) -> np.ndarray | None:
+        frame = self.camera.capture_array("main")
+        if frame is None:
+            raise SourceError("picamera: no frame")
+        return np.ascontiguousarray(frame[..., :3])
+
+    def _close(self) -> None:
+        self.camera.stop()
+        self.camera.close()
+        self.camera = None
+
+    def lock_exposure(self) -> dict[str, Any]:
+        """Freeze exposure and white balance at their current automatic values; return the controls set."""
+        if not self.is_open:
+            raise SourceError("picamera: open the camera before locking its exposure")
+        metadata = self.camera.capture_metadata()
+        controls: dict[str, Any] = {"AeEnable": False, "AwbEnable": False}
+        for key in ("ExposureTime", "AnalogueGain", "ColourGains"):
+            if key in metadata:
+                controls[key] = metadata[key]
+        self.camera.set_controls(controls)
+        return controls
+
+
+class CaptureSource(FrameSource):
+    """Anything OpenCV's VideoCapture opens: ``usb:N`` devices, video files, stream URLs."""
+
+    def __init__(self, target: int | str, opener: Callable[[int | str], Any] = cv2.VideoCapture) -> None:
+        super().__init__()
+        self.target, self.opener = target, opener
+        self.name = f"usb:{target}" if isinstance(target, int) else str(target)
+        self.capture: Any = None
+        self.finite = isinstance(target, str) and "://" not in target
+
+    def _open(self) -> None:
+        capture = self.opener(self.target)
+        if not capture.isOpened():
+            capture.release()
+            raise SourceError(f"{self.name}: cannot open (no such device, file or stream?)")
+        self.capture = capture
+
+    def _read(self) -> np.ndarray | None:
+        ok, frame = self.capture.read()
+        if ok and frame is not None:
+            return frame
+        if self.finite:
+            return None  # end of the video file
+        raise SourceError(f"{self.name}: stopped delivering frames (disconnected?)")
+
+    def _close(self) -> None:
+        self.capture.release()
+        self.capture = None
+
+
+class FolderSource(FrameSource):
+    """The images of a folder in name order, paced at ``fps`` (0 = as fast as read)."""
+
+    def __init__(self, folder: str | Path, fps: float = 10.0) -> None:
+        super().__init__()
+        self.folder, self.fps = Path(folder), fps
+        self.name = str(folder)
+        self.paths: list[Path] = []
+        self.index = 0
+        self.next_time = 0.0
+
+    def _open(self) -> None:
+        if not self.folder.is_dir():
+            raise SourceError(f"{self.name}: no such folder")
+        self.paths = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.paths:
+            raise SourceError(f"{self.name}: no images (looked for {', '.join(sorted(IMAGE_SUFFIXES))})")
+        self.index, self.next_time = 0, time.monotonic()
+
+    def _read(self) -> np.ndarray | None:
+        if self.index >= len(self.paths):
+            return None
+        if self.fps > 0:
+            delay = self.next_time - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            self.next_time = max(self.next_time, time.monotonic() - 1.0) + 1.0 / self.fps
+        path = self.paths[self.index]
+        self.index += 1
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise SourceError(f"{path}: not a readable image")
+        return frame
+
+
+class DemoSource(FrameSource):
+    """The synthetic camera watching a built-in game being played by hand, frame after frame."""
+
+    name = "demo"
+
+    def __init__(self, seed: int = 0, loop: bool = True) -> None:
+        super().__init__()
+        self.seed, self.loop = seed, loop
+        self.frames: Iterator[Any] | None = None
+
+    def _open(self) -> None:
+        self.frames = self._start()
+
+    def _start(self) -> Iterator[Any]:
+        from vision.render.game import DEMO_GAME, game_frames  # the renderer loads only for the demo
+
+        return game_frames(DEMO_GAME, seed=self.seed)
+
+    def _read(self) -> np.ndarray | None:
+        item = next(self.frames, None)
+        if item is None and self.loop:
+            self.frames = self._start()
+            item = next(self.frames, None)
+        return None if item is None else item[0]
+
+
+def open_source(spec: str, fps: float = 10.0, seed: int = 0) -> FrameSource:
+    """Open a source from its one-string form: ``picamera``, ``usb:N``, a video/URL, a folder, ``demo``."""
+    text = spec.strip()
+    if text == "picamera":
+        source: FrameSource = PiCameraSource()
+    elif text == "demo":
+        source = DemoSource(seed=seed)
+    elif text.startswith("usb:"):
+        try:
+            source = CaptureSource(int(text[4:]))
+        except ValueError:
+            raise SourceError(f"{spec!r}: expected usb:N with a device number, e.g. usb:0") from None
+    elif "://" in text:
+        source = CaptureSource(text)
+    elif Path(text).is_dir():
+        source = FolderSource(text, fps=fps)
+    elif Path(text).is_file():
+        source = CaptureSource(text)
+    else:
+        raise SourceError(f"{spec!r}: not a source (use picamera, usb:N, a video file, a stream URL, a folder "
+                          "of images, or demo)")
+    return source.open()

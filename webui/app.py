@@ -1,0 +1,297 @@
+"""The Flask application: the pages, the read-only API, the control API and the live stream.
+
+``create_app(service, control, live)`` wires a ``GameService`` (the game), a ``Control``
+(PIN and session key) and optionally a ``LiveLoop`` (camera preview) into one app.
+"""
+
+from __future__ import annotations
+
+import hmac
+import time
+from datetime import timedelta
+from functools import wraps
+from typing import Any, Callable
+
+from flask import Flask, Response, jsonify, render_template, request, session, stream_with_context
+
+from rules.gametype import GameType, RuleOptions
+from rules.pgn import format_pgn
+from webui.auth import Control, PinError, check_pin_format, new_csrf_token
+from webui.game import GameService, colour_of
+from webui.hub import format_message
+from webui.rulings import destinations, load_position, parse_piece, position, ruling
+from webui.validate import ApiError, bool_field, cell_field, json_body, optional_int, text_field
+
+MAX_BODY = 256 * 1024
+MJPEG_INTERVAL = 0.2
+BOARD_DPI = 300
+
+
+def create_app(service: GameService, control: Control, live: Any = None) -> Flask:
+    app = Flask(__name__)
+    app.config.update(SECRET_KEY=control.secret_key, MAX_CONTENT_LENGTH=MAX_BODY,
+                      SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict",
+                      PERMANENT_SESSION_LIFETIME=timedelta(hours=12))
+
+    @app.errorhandler(ApiError)
+    def api_error(error: ApiError) -> tuple[Response, int]:
+        response = jsonify(error=error.message)
+        response.headers.update(error.headers)
+        return response, error.status
+
+    @app.errorhandler(413)
+    def too_large(_: Exception) -> tuple[Response, int]:
+        return jsonify(error=f"the request is too large (at most {MAX_BODY // 1024} KB)"), 413
+
+    @app.errorhandler(404)
+    def not_found(_: Exception) -> Any:
+        if request.path.startswith("/api/"):
+            return jsonify(error=f"no such endpoint or item: {request.path}"), 404
+        return render_template("missing.html"), 404
+
+    @app.errorhandler(405)
+    def wrong_method(_: Exception) -> tuple[Response, int]:
+        return jsonify(error=f"{request.method} is not allowed on {request.path}"), 405
+
+    @app.after_request
+    def headers(response: Response) -> Response:
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        return response
+
+    # ---------------------------------------------------------------- pages
+    for path, template in (("/", "live.html"), ("/rulings", "rulings.html"), ("/games", "games.html"),
+                           ("/calibrate", "calibrate.html")):
+        app.add_url_rule(path, template, _page(template))
+
+    @app.get("/calibrate/board.pdf")
+    def calibration_board() -> Response:
+        from calibration.charuco import page_image
+        from calibration.printable import pdf_bytes
+
+        return Response(pdf_bytes(page_image(BOARD_DPI), BOARD_DPI), mimetype="application/pdf",
+                        headers={"Content-Disposition": 'attachment; filename="hivecam-board.pdf"'})
+
+    @app.get("/games/<int:game_id>")
+    def replay_page(game_id: int) -> str:
+        return render_template("replay.html", game_id=game_id)
+
+    # ------------------------------------------------------------- reading
+    @app.get("/api/state")
+    def state() -> Response:
+        return jsonify(service.snapshot())
+
+    @app.get("/api/events")
+    def events() -> Response:
+        subscription = service.hub.subscribe()
+        first = format_message("state", service.snapshot())
+        response = Response(stream_with_context(subscription.stream(first)), mimetype="text/event-stream")
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["X-Accel-Buffering"] = "no"
+        return response
+
+    @app.get("/api/games")
+    def games() -> Response:
+        return jsonify(games=[g.to_dict() for g in service.store.games()], current=service.game_id)
+
+    @app.get("/api/games/<int:game_id>")
+    def game(game_id: int) -> Response:
+        record = _record(service, game_id)
+        moves = [{"ply": n, "uhp": m.uhp, "time": m.timestamp, "mark": m.mark.value if m.mark else None}
+                 for n, m in enumerate(record.moves, start=1)]
+        return jsonify(id=game_id, game_type=str(record.game_type), result=record.result.value,
+                       players={"w": record.tags.get("White", ""), "b": record.tags.get("Black", "")},
+                       game_string=record.to_game_string(), moves=moves,
+                       positions=[position(board) for board in record.boards()])
+
+    @app.get("/api/games/<int:game_id>/pgn")
+    def game_pgn(game_id: int) -> Response:
+        return _download(format_pgn(_record(service, game_id)), f"hivecam-{game_id}.pgn", "application/x-hive-pgn")
+
+    @app.get("/api/games/<int:game_id>/gamestring")
+    def game_string(game_id: int) -> Response:
+        return _download(_record(service, game_id).to_game_string() + "\n", f"hivecam-{game_id}.txt", "text/plain")
+
+    @app.get("/api/camera.jpg")
+    def camera_jpeg() -> Response:
+        data = live.preview_jpeg() if live is not None else None
+        if data is None:
+            raise ApiError(404, "no camera frame yet")
+        return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/camera.mjpg")
+    def camera_mjpeg() -> Response:
+        if live is None:
+            raise ApiError(404, "no camera in this server")
+
+        def frames():
+            while not service.hub.closed:
+                data = live.preview_jpeg()
+                if data is not None:
+                    yield b"--frame\r\nContent-Type: image/jpeg\r\n\r\n" + data + b"\r\n"
+                time.sleep(MJPEG_INTERVAL)
+
+        return Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame")
+
+    @app.post("/api/rulings")
+    def rulings() -> Response:
+        body = json_body()
+        text = text_field(body, "position", max_length=MAX_BODY, multiline=True)
+        try:
+            board = load_position(text) if text else service.referee.board.copy()
+            answer: dict[str, Any] = {"position": position(board)}
+            piece_name = text_field(body, "piece", max_length=4)
+            if piece_name:
+                piece = parse_piece(board, piece_name)
+                answer["piece"] = piece.name
+                answer["destinations"] = destinations(board, piece)
+                cell = cell_field(body, "cell")
+                if cell is not None:
+                    answer["ruling"] = ruling(board, piece, cell)
+        except ValueError as exc:
+            raise ApiError(422, str(exc)) from None
+        return jsonify(answer)
+
+    # ------------------------------------------------------------- session
+    @app.get("/api/session")
+    def session_info() -> Response:
+        session.setdefault("csrf", new_csrf_token())
+        return jsonify(control=bool(session.get("control")), csrf=session["csrf"])
+
+    @app.post("/api/login")
+    def login() -> Response:
+        _check_csrf()
+        client = request.remote_addr or "?"
+        wait = control.retry_after(client)
+        if wait > 0:
+            raise ApiError(429, f"too many wrong PINs: try again in {wait:.0f} s",
+                           {"Retry-After": str(int(wait) + 1)})
+        try:
+            pin = _pin(json_body())
+        except PinError as exc:
+            raise ApiError(400, str(exc)) from None
+        if not control.verify(client, pin):
+            raise ApiError(403, "wrong PIN")
+        session.clear()
+        session.permanent = True
+        session.update(control=True, csrf=new_csrf_token())
+        return jsonify(control=True, csrf=session["csrf"])
+
+    @app.post("/api/logout")
+    def logout() -> Response:
+        _check_csrf()
+        session.clear()
+        return jsonify(control=False)
+
+    @app.post("/api/pin")
+    @_controller
+    def change_pin() -> Response:
+        try:
+            control.change_pin(_pin(json_body()))
+        except PinError as exc:
+            raise ApiError(400, str(exc)) from None
+        return jsonify(ok=True)
+
+    # ------------------------------------------------------------- control
+    @app.post("/api/game/new")
+    @_controller
+    def new_game() -> Response:
+        body = json_body()
+        try:
+            game_type = str(GameType.parse(text_field(body, "game_type", default="Base+MLP", max_length=12)))
+        except ValueError as exc:
+            raise ApiError(400, str(exc)) from None
+        options = RuleOptions(bool_field(body, "queen_may_open"), bool_field(body, "repetition_draw"))
+        state = service.new_game(game_type, options, text_field(body, "white", max_length=60),
+                                 text_field(body, "black", max_length=60),
+                                 optional_int(body, "illegal_move_limit", 1, 99))
+        return jsonify(state=state)
+
+    for name, method in (("override", "override"), ("undo", "undo"), ("draw", "agree_draw")):
+        app.add_url_rule(f"/api/game/{name}", name, _controller(_plain_action(service, method)), methods=["POST"])
+    for name in ("confirm", "correct"):
+        app.add_url_rule(f"/api/game/{name}", name, _controller(_move_action(service, name)), methods=["POST"])
+
+    @app.post("/api/game/resign")
+    @_controller
+    def resign() -> Response:
+        try:
+            colour = colour_of(text_field(json_body(), "colour", required=True, max_length=5))
+        except ValueError as exc:
+            raise ApiError(400, str(exc)) from None
+        return _act(service, lambda ref: ref.resign(colour))
+
+    return app
+
+
+def _page(template: str) -> Callable[[], str]:
+    return lambda: render_template(template)
+
+
+def _plain_action(service: GameService, method: str) -> Callable[[], Response]:
+    """A control endpoint calling the referee's ``method`` with no argument."""
+
+    def view() -> Response:
+        json_body()  # still refuse a malformed body
+        return _act(service, lambda ref: getattr(ref, method)())
+
+    return view
+
+
+def _move_action(service: GameService, method: str) -> Callable[[], Response]:
+    """A control endpoint calling the referee's ``method`` with the body's ``move``."""
+
+    def view() -> Response:
+        move = text_field(json_body(), "move", required=True, max_length=40)
+        return _act(service, lambda ref: getattr(ref, method)(move))
+
+    return view
+
+
+def _check_csrf() -> None:
+    token = session.get("csrf")
+    sent = request.headers.get("X-CSRF-Token", "")
+    if not token or not sent or not hmac.compare_digest(sent, token):
+        raise ApiError(403, "missing or stale CSRF token: reload the page (GET /api/session gives the token)")
+
+
+def _controller(view: Callable[[], Response]) -> Callable[[], Response]:
+    """Only a session logged in with the PIN, sending its CSRF token, may control the game."""
+
+    @wraps(view)
+    def guarded() -> Response:
+        if not session.get("control"):
+            raise ApiError(401, "log in with the PIN to control the game")
+        _check_csrf()
+        return view()
+
+    return guarded
+
+
+def _pin(body: dict[str, Any]) -> str:
+    pin = body.get("pin")
+    if pin is None:
+        raise PinError("'pin' is required")
+    if isinstance(pin, int) and not isinstance(pin, bool):
+        pin = str(pin)
+    return check_pin_format(pin)
+
+
+def _act(service: GameService, action: Callable[[Any], list]) -> Response:
+    try:
+        events = service.act(action)
+    except ValueError as exc:  # the referee refused: nothing to confirm, illegal correction, ...
+        raise ApiError(409, str(exc)) from None
+    return jsonify(events=events, state=service.snapshot())
+
+
+def _record(service: GameService, game_id: int):
+    try:
+        return service.record(game_id)
+    except KeyError:
+        raise ApiError(404, f"there is no game {game_id}") from None
+
+
+def _download(text: str, filename: str, mimetype: str) -> Response:
+    return Response(text, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"'})

@@ -1,0 +1,138 @@
+"""``hivecam doctor``: check camera, calibration, profile, disk and data folder; say what to fix.
+
+Each check prints ``ok``, ``warn`` (works, but could be better) or ``FAIL`` with the fix.
+The exit status is 1 when anything failed, so scripts and the installer can rely on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import shutil
+import sqlite3
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from webui.serve_command import DEFAULT_DATA, camera_present
+
+MIN_FREE_MB = 200
+MIN_OPENCV = (4, 7)
+
+
+@dataclass(frozen=True)
+class Finding:
+    level: str  # "ok", "warn" or "FAIL"
+    what: str
+    detail: str
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--source", default="auto", help="the camera to check: auto, picamera or usb:N")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="data folder of hivecam serve")
+    parser.add_argument("--profile", help="appearance profile (default: DATA/profile.json if present)")
+    parser.add_argument("--camera-file", help="camera intrinsics (default: DATA/camera.json if present)")
+    parser.add_argument("--table-file", help="table calibration (default: DATA/table.json if present)")
+
+
+def check_camera(source: str) -> Finding:
+    if source in ("auto", "picamera") and camera_present():
+        return Finding("ok", "camera", "Raspberry Pi camera found (picamera2)")
+    if source == "picamera":
+        if importlib.util.find_spec("picamera2") is None:
+            return Finding("FAIL", "camera", "picamera2 is not installed: sudo apt install python3-picamera2, and "
+                                             "create the venv with --system-site-packages (deploy/install-pi.sh)")
+        return Finding("FAIL", "camera", "picamera2 sees no camera: check the ribbon cable (contacts facing the "
+                                         "right way), then run 'rpicam-hello --list-cameras'")
+    spec = "usb:0" if source == "auto" else source
+    try:
+        from vision.sources import open_source
+
+        with open_source(spec) as camera:
+            frame = camera.read()
+    except Exception as exc:  # any driver failure is a finding, not a crash
+        hint = "connect the Pi camera or a USB webcam" if source == "auto" else "check the cable and the device number"
+        return Finding("FAIL", "camera", f"no camera found ({exc}); {hint}, or run 'hivecam serve' for the demo")
+    if frame is None:
+        return Finding("FAIL", "camera", f"{spec} opened but sent no frame: replug it or try another usb:N")
+    height, width = frame.shape[:2]
+    level = "ok" if width >= 1280 else "warn"
+    note = "" if level == "ok" else " (below 1280x720: tiles may be too small to recognise)"
+    return Finding(level, "camera", f"{spec} delivers {width}x{height} frames{note}")
+
+
+def check_file(what: str, path: Path | None, loader: Callable[[Path], object], missing: str) -> Finding:
+    if path is None or not path.exists():
+        return Finding("warn", what, missing)
+    try:
+        loader(path)
+    except Exception as exc:  # the loaders' messages already say how to recalibrate
+        return Finding("FAIL", what, str(exc))
+    return Finding("ok", what, f"{path} is valid")
+
+
+def check_opencv() -> Finding:
+    import cv2
+
+    version = tuple(int(p) for p in cv2.__version__.split(".")[:2])
+    if version < MIN_OPENCV:
+        return Finding("FAIL", "opencv", f"OpenCV {cv2.__version__} is too old (ArUco needs 4.7): "
+                                         "pip install -U opencv-python-headless in the hivecam venv")
+    return Finding("ok", "opencv", f"OpenCV {cv2.__version__}")
+
+
+def check_data(data: Path) -> list[Finding]:
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=data) as handle:
+            handle.write(b"hivecam")
+            handle.flush()
+        db = data / "games.sqlite3"
+        if db.exists():
+            with sqlite3.connect(db) as connection:
+                status = connection.execute("PRAGMA quick_check").fetchone()[0]
+            if status != "ok":
+                return [Finding("FAIL", "game log", f"{db} is damaged ({status}): move it away; "
+                                                     "hivecam starts a new log")]
+    except OSError as exc:
+        return [Finding("FAIL", "data folder", f"{data} is not writable ({exc.strerror or exc}): "
+                                               f"sudo chown -R $USER {data}")]
+    free_mb = shutil.disk_usage(data).free / 2 ** 20
+    disk = Finding("ok" if free_mb >= MIN_FREE_MB else "FAIL", "disk",
+                   f"{free_mb:.0f} MB free in {data}" + ("" if free_mb >= MIN_FREE_MB else
+                                                         f": free at least {MIN_FREE_MB} MB"))
+    return [Finding("ok", "data folder", f"{data} is writable"), disk]
+
+
+def diagnose(args: argparse.Namespace) -> list[Finding]:
+    from calibration.appearance import AppearanceProfile
+    from calibration.camera import CameraModel
+    from calibration.table import TableModel
+
+    data: Path = args.data
+
+    def chosen(option: str | None, name: str) -> Path:
+        return Path(option) if option else data / name
+
+    return [
+        check_camera(args.source),
+        check_opencv(),
+        check_file("camera calibration", chosen(args.camera_file, "camera.json"), CameraModel.load,
+                   "none: hivecam assumes an ideal lens (optional: hivecam calibrate camera)"),
+        check_file("table calibration", chosen(args.table_file, "table.json"), TableModel.load,
+                   "none: hivecam measures the table from the tiles (optional: hivecam calibrate table)"),
+        check_file("appearance profile", chosen(args.profile, "profile.json"), AppearanceProfile.load,
+                   "none: using the built-in profile; enrol your own set for best results "
+                   "(hivecam calibrate enroll)"),
+        *check_data(data),
+    ]
+
+
+def run(args: argparse.Namespace) -> int:
+    findings = diagnose(args)
+    for finding in findings:
+        print(f"{finding.level:<4}  {finding.what}: {finding.detail}")
+    failed = [f for f in findings if f.level == "FAIL"]
+    print(f"\n{len(failed)} problem(s) to fix." if failed else "\nAll good.")
+    return 1 if failed else 0

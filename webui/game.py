@@ -1,0 +1,160 @@
+"""The current game: one referee, its log on disk and the live pages, behind one lock.
+
+Everything that changes the game (a camera observation or a person's decision) goes
+through ``GameService``: the referee judges it, the events and the record are saved,
+and only then are they published to the pages.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import replace
+from datetime import date
+from typing import Any, Callable
+
+from rules.gametype import GameType, RuleOptions
+from rules.observation import Observation
+from rules.pieces import Colour
+from rules.record import GameRecord
+from rules.referee import Referee, RefereeConfig
+from rules.referee.events import Event
+from webui.hub import Hub
+from webui.store import GameStore
+
+
+class GameService:
+    """Owns the referee of the current game; every method is thread-safe."""
+
+    def __init__(self, store: GameStore, hub: Hub, config: RefereeConfig | None = None,
+                 first: GameRecord | None = None) -> None:
+        """Resume the latest game of ``store``; with none, start ``first`` (default Base+MLP)."""
+        self.store, self.hub = store, hub
+        self.config = config or RefereeConfig()
+        self._lock = threading.RLock()
+        self.camera: dict[str, Any] = {"status": "starting", "message": "opening the camera"}
+        latest = store.latest()
+        if latest is None:
+            self._start(first or GameRecord("Base+MLP"))
+        else:
+            self._resume(latest)
+
+    # ----------------------------------------------------------------- games
+    def _start(self, record: GameRecord) -> None:
+        self.referee = Referee(record.game_type, record.options, self.config)
+        for name, value in record.tags.items():
+            self.referee.record.set_tag(name, value)
+        self.game_id = self.store.create(self.referee.record, self.config.illegal_move_limit)
+        self._set_clock(0.0)
+
+    def _resume(self, game_id: int) -> None:
+        stored = self.store.load(game_id)
+        self.config = replace(self.config, illegal_move_limit=stored.illegal_move_limit)
+        self.referee = Referee.resume(stored.record, self.config, stored.warnings)
+        self.game_id = game_id
+        times = [m.timestamp for m in stored.record.moves if isinstance(m.timestamp, (int, float))]
+        self._set_clock(max(times, default=0.0))
+
+    def _set_clock(self, seconds: float) -> None:
+        """Let the game clock read ``seconds`` now. It runs on the monotonic clock: a Pi has no
+        real-time clock and its wall time jumps when the network sets it."""
+        self._clock_zero = time.monotonic() - seconds
+
+    def new_game(self, game_type: str, options: RuleOptions, white: str = "", black: str = "",
+                 illegal_move_limit: int | None = None) -> dict[str, Any]:
+        """Start a new game (the current one stays in the log as it is)."""
+        record = new_record(game_type, options, white, black)
+        with self._lock:
+            self.config = replace(self.config, illegal_move_limit=illegal_move_limit)
+            self._start(record)
+            self._publish([{"kind": "new_game", "time": 0.0, "game_id": self.game_id}], time.time())
+            return self.snapshot()
+
+    def clock(self) -> float:
+        """Seconds of play watched in the current game (observation timestamps, move times);
+        after a restart it goes on from the last recorded move."""
+        return time.monotonic() - self._clock_zero
+
+    # ---------------------------------------------------------------- inputs
+    def observe(self, observation: Observation) -> list[dict[str, Any]]:
+        """Feed one camera observation; return (and save, then publish) the events it caused."""
+        with self._lock:
+            made = time.time()
+            return self._commit(self.referee.observe(observation), made)
+
+    def act(self, action: Callable[[Referee], list[Event]]) -> list[dict[str, Any]]:
+        """Carry out a person's decision, e.g. ``act(lambda r: r.confirm("wS1"))``.
+
+        ``ValueError`` (nothing to confirm, an illegal correction, ...) leaves the game unchanged.
+        """
+        with self._lock:
+            made = time.time()
+            return self._commit(action(self.referee), made)
+
+    def _commit(self, events: list[Event], made: float) -> list[dict[str, Any]]:
+        if not events:
+            return []
+        data = [e.to_dict() for e in events]
+        ref = self.referee
+        self.store.save(self.game_id, ref.record, ref.warnings, data)
+        self._publish(data, made)
+        return data
+
+    def _publish(self, events: list[dict[str, Any]], made: float) -> None:
+        """Send events to the pages; ``made`` (epoch seconds) is when they happened, so a page
+        on the same machine can measure how long they took to arrive."""
+        self.hub.publish("update", {"events": events, "state": self.snapshot(), "made": made})
+
+    def set_camera(self, status: str, message: str) -> None:
+        """Record and announce the camera's state (``ok``, ``reconnecting``, ``ended``, ...)."""
+        with self._lock:
+            if self.camera == {"status": status, "message": message}:
+                return
+            self.camera = {"status": status, "message": message}
+            self.hub.publish("camera", self.camera)
+
+    # ----------------------------------------------------------------- views
+    def snapshot(self) -> dict[str, Any]:
+        """The whole game as the page shows it."""
+        with self._lock:
+            state = self.referee.snapshot()
+            tags = self.referee.record.tags
+            stack = self.referee.board.move_stack
+            last = stack[-1] if stack and not stack[-1].is_pass else None
+            state.update(game_id=self.game_id, camera=self.camera,
+                         players={"w": tags.get("White", ""), "b": tags.get("Black", "")},
+                         options={"queen_may_open": self.referee.record.options.queen_may_open,
+                                  "repetition_draw": self.referee.record.options.repetition_draw},
+                         illegal_move_limit=self.config.illegal_move_limit,
+                         last_cells=None if last is None else {"origin": last.origin, "dest": last.dest},
+                         attempt=self._attempt(state["pending"]))
+            return state
+
+    def _attempt(self, pending: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The illegal move on the table, in cells, so the page can draw it over the position."""
+        if not pending or pending.get("kind") != "illegal" or not pending.get("uhp"):
+            return None
+        try:
+            move = self.referee.board.parse_uhp(pending["uhp"])
+        except ValueError:
+            return None
+        return {"piece": move.piece.name, "origin": move.origin, "dest": move.dest} if move.piece else None
+
+    def record(self, game_id: int) -> GameRecord:
+        """A game of the log as stored (the current one is saved after every change)."""
+        with self._lock:
+            return self.store.load(game_id).record
+
+
+def new_record(game_type: str, options: RuleOptions, white: str = "", black: str = "") -> GameRecord:
+    """An empty game record dated today."""
+    return GameRecord(GameType.parse(game_type), options, White=white, Black=black,
+                      Date=date.today().strftime("%Y.%m.%d"), Site="hivecam")
+
+
+def colour_of(text: str) -> Colour:
+    """``w``/``b`` (or ``white``/``black``) as a Colour; ``ValueError`` otherwise."""
+    value = {"w": "w", "white": "w", "b": "b", "black": "b"}.get(str(text).strip().lower())
+    if value is None:
+        raise ValueError(f"colour must be 'w' or 'b', not {text!r}")
+    return Colour(value)

@@ -1,0 +1,180 @@
+"""The live loop: camera -> vision -> referee, on its own threads, never behind.
+
+A reader thread pulls frames from the source as fast as it delivers them and keeps only
+the newest; the worker recognises whatever is newest when it is free, so a slow frame
+drops the stale ones instead of building a backlog. A source that fails (camera
+unplugged) is reopened with growing pauses and the page is told at each step.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any, Callable
+
+import cv2
+import numpy as np
+
+from rules.observation import Observation
+from vision.sources import FrameSource, open_source
+from webui.game import GameService
+
+log = logging.getLogger("hivecam.live")
+
+Recognise = Callable[[np.ndarray, float], Observation]
+BACKOFF_SECONDS = (0.5, 1.0, 2.0, 4.0, 8.0)
+PREVIEW_WIDTH = 640
+
+
+class CameraSpec(FrameSource):
+    """A camera opened from its one-string form (``picamera``, ``usb:N``) each time it is
+    (re)opened, so a camera missing when the server starts is waited for like an unplugged one."""
+
+    def __init__(self, spec: str) -> None:
+        super().__init__()
+        self.name = spec
+        self.inner: FrameSource | None = None
+
+    def _open(self) -> None:
+        self.inner = open_source(self.name)
+
+    def _read(self) -> np.ndarray | None:
+        assert self.inner is not None
+        return self.inner.read()
+
+    def _close(self) -> None:
+        if self.inner is not None:
+            self.inner.close()
+            self.inner = None
+
+
+def is_camera(spec: str) -> bool:
+    """Whether ``spec`` names a camera (which may come and go) rather than a file or folder."""
+    return spec == "picamera" or spec.startswith("usb:") or "://" in spec
+
+
+class LiveLoop:
+    """Runs ``source`` frames through ``recognise`` into ``service`` until ``stop``."""
+
+    def __init__(self, source: Any, recognise: Recognise, service: GameService) -> None:
+        self.source, self.recognise, self.service = source, recognise, service
+        self._stop = threading.Event()
+        self._ready = threading.Condition()
+        self._latest: tuple[int, np.ndarray, float] | None = None  # (number, frame, timestamp)
+        self._shown: tuple[int, np.ndarray, Observation] | None = None
+        self._jpeg: tuple[int, bytes] | None = None
+        self.frames_read = 0
+        self.frames_processed = 0
+        self.errors = 0
+        self._threads = [threading.Thread(target=self._read_loop, name="hivecam-camera", daemon=True),
+                         threading.Thread(target=self._work_loop, name="hivecam-vision", daemon=True)]
+
+    def start(self) -> "LiveLoop":
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        with self._ready:
+            self._ready.notify_all()
+        for thread in self._threads:
+            thread.join(timeout)
+        self.source.close()
+
+    # ---------------------------------------------------------------- reader
+    def _read_loop(self) -> None:
+        if self.source.is_open:
+            self.service.set_camera("ok", f"{self.source.name}: live")
+        elif not self._reconnect(f"{self.source.name}: not found"):
+            return
+        while not self._stop.is_set():
+            try:
+                frame = self.source.read()
+            except Exception as exc:  # a dead device; the source's own error says which
+                if not self._reconnect(str(exc)):
+                    return
+                continue
+            if frame is None:
+                self.service.set_camera("ended", f"{self.source.name}: no more frames")
+                return
+            timestamp = self.service.clock()
+            with self._ready:
+                self.frames_read += 1
+                self._latest = (self.frames_read, frame, timestamp)
+                self._ready.notify()
+
+    def _reconnect(self, reason: str) -> bool:
+        """(Re)open the source, with growing pauses between tries, until it works or the loop stops."""
+        attempt = 0
+        while True:
+            try:
+                self.source.reopen()
+            except Exception as exc:
+                reason = str(exc)
+            else:
+                self.service.set_camera("ok", f"{self.source.name}: live")
+                return True
+            pause = BACKOFF_SECONDS[min(attempt, len(BACKOFF_SECONDS) - 1)]
+            attempt += 1
+            self.service.set_camera("reconnecting", f"{reason}; retrying in {pause:g} s")
+            if self._stop.wait(pause):
+                return False
+
+    # ---------------------------------------------------------------- worker
+    def _work_loop(self) -> None:
+        done = 0
+        while not self._stop.is_set():
+            with self._ready:
+                while not self._stop.is_set() and (self._latest is None or self._latest[0] == done):
+                    self._ready.wait(0.5)
+                if self._stop.is_set():
+                    return
+                number, frame, timestamp = self._latest  # type: ignore[misc]
+            done = number
+            try:
+                observation = self.recognise(frame, timestamp)
+                self._shown = (number, frame, observation)
+                self.service.observe(observation)
+                self.frames_processed += 1
+            except Exception:  # one bad frame must never stop the referee
+                self.errors += 1
+                log.exception("frame %d could not be processed", number)
+
+    # --------------------------------------------------------------- preview
+    def preview_jpeg(self) -> bytes | None:
+        """The latest processed frame with the recognised tiles drawn on it, as JPEG."""
+        shown = self._shown
+        if shown is None:
+            return None
+        number, frame, observation = shown
+        cached = self._jpeg
+        if cached is not None and cached[0] == number:
+            return cached[1]
+        image = draw_overlay(frame, observation)
+        ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 70])
+        data = encoded.tobytes() if ok else None
+        if data is not None:
+            self._jpeg = (number, data)
+        return data
+
+
+def draw_overlay(frame: np.ndarray, observation: Observation) -> np.ndarray:
+    """A preview-sized copy of ``frame`` with each sighting marked and labelled."""
+    scale = PREVIEW_WIDTH / frame.shape[1]
+    image = cv2.resize(frame, (PREVIEW_WIDTH, round(frame.shape[0] * scale)), interpolation=cv2.INTER_AREA)
+    for tile in observation.tiles:
+        if tile.px is None:
+            continue
+        x, y = round(tile.px[0] * scale), round(tile.px[1] * scale)
+        sure = tile.confidence >= 0.6
+        colour = (60, 200, 60) if sure else (0, 160, 255)
+        label = f"{tile.colour.value}{tile.bug.value}" + (f"x{tile.height_hint}" if tile.height_hint > 1 else "")
+        cv2.circle(image, (x, y), 14, colour, 2, cv2.LINE_AA)
+        cv2.putText(image, label, (x - 14, y - 18), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(image, label, (x - 14, y - 18), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1, cv2.LINE_AA)
+    if observation.occluded:
+        cv2.putText(image, "hand over the board", (12, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 255), 2,
+                    cv2.LINE_AA)
+    return image

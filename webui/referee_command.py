@@ -1,0 +1,85 @@
+"""``hivecam referee``: referee a game without the web page, from any frame source.
+
+    hivecam referee --source game.mp4 --events events.jsonl --pgn game.pgn
+
+Every event is appended to ``--events`` as one JSON line the moment it happens; the PGN
+is rewritten (atomically) after each recorded move and at the end. Video files and image
+folders are timed by ``--fps``; live cameras by the clock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from webui.serve_command import load_camera, load_profile
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--source", required=True, help="picamera, usb:N, a video file or URL, a folder, demo")
+    parser.add_argument("--events", type=Path, help="JSON-lines file to append every event to")
+    parser.add_argument("--pgn", type=Path, help="Hive PGN file of the game (rewritten after each move)")
+    parser.add_argument("--game-type", default="Base+MLP")
+    parser.add_argument("--white", default="")
+    parser.add_argument("--black", default="")
+    parser.add_argument("--profile", help="appearance profile of your set")
+    parser.add_argument("--camera-file", help="camera intrinsics")
+    parser.add_argument("--fps", type=float, default=10.0, help="frame rate of a video file or image folder")
+    parser.add_argument("--stable-seconds", type=float, default=0.3)
+    parser.add_argument("--illegal-move-limit", type=int, default=None)
+
+
+def _write_pgn(path: Path, record) -> None:
+    from rules.pgn import format_pgn
+
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(format_pgn(record), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rules.referee import Referee, RefereeConfig
+    from vision.detect import Detector
+    from vision.sources import CaptureSource, FolderSource, SourceError, open_source
+
+    try:
+        config = RefereeConfig(stable_seconds=args.stable_seconds, illegal_move_limit=args.illegal_move_limit)
+        referee = Referee(args.game_type, config=config)
+        referee.record.set_tag("White", args.white)
+        referee.record.set_tag("Black", args.black)
+        detector = Detector(load_profile(args.profile), load_camera(args.camera_file))
+        source = open_source(args.source, fps=0)
+    except (OSError, ValueError, SourceError) as exc:
+        print(f"hivecam referee: {exc}", file=sys.stderr)
+        return 2
+    timed_by_frames = isinstance(source, FolderSource) or (isinstance(source, CaptureSource) and source.finite)
+    events_file = args.events.open("a", encoding="utf-8") if args.events else None
+    start, frames = time.monotonic(), 0
+    try:
+        while (frame := source.read()) is not None:
+            timestamp = frames / args.fps if timed_by_frames else time.monotonic() - start
+            frames += 1
+            events = referee.observe(detector.detect(frame, timestamp))
+            for event in events:
+                line = json.dumps(event.to_dict())
+                print(line, flush=True)
+                if events_file:
+                    events_file.write(line + "\n")
+                    events_file.flush()
+            if args.pgn and any(e.kind in ("move", "pass", "game_over") for e in events):
+                _write_pgn(args.pgn, referee.record)
+    except SourceError as exc:
+        print(f"hivecam referee: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        source.close()
+        if events_file:
+            events_file.close()
+        if args.pgn:
+            _write_pgn(args.pgn, referee.record)
+    print(f"hivecam referee: {len(referee.record.moves)} moves, {referee.record.result.value}", file=sys.stderr)
+    return 0

@@ -1,0 +1,155 @@
+"""``hivecam serve``: camera, vision, referee and the live page in one process.
+
+    hivecam serve                                # Pi camera if there is one, else the demo
+    hivecam serve --source usb:0 --host 0.0.0.0  # a USB camera, page open to the LAN
+    hivecam serve --source demo --demo-speed 4   # the demo game, four times faster
+
+Games are logged in ``--data`` (default ``$HIVECAM_DATA`` or ``~/.local/share/hivecam``);
+after a crash or power cut the server resumes the game it was following.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import logging
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from werkzeug.serving import make_server
+
+DEFAULT_DATA = Path(os.environ.get("HIVECAM_DATA", Path.home() / ".local" / "share" / "hivecam"))
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--source", default="auto",
+                        help="auto (Pi camera if present, else demo), picamera, usb:N, a video file or URL, "
+                             "a folder of images, or demo")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on; 0.0.0.0 opens it to the LAN")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the game log and settings")
+    parser.add_argument("--profile", help="appearance profile of your set (hivecam calibrate enroll)")
+    parser.add_argument("--camera-file", help="camera intrinsics (hivecam calibrate camera)")
+    parser.add_argument("--demo-speed", type=float, default=1.0, help="demo playback speed (default 1)")
+    parser.add_argument("--stable-seconds", type=float, default=0.3, help="how long the board must be still")
+
+
+def camera_present() -> bool:
+    """Whether picamera2 is installed and sees at least one camera."""
+    if importlib.util.find_spec("picamera2") is None:
+        return False
+    try:
+        from picamera2 import Picamera2
+
+        return bool(Picamera2.global_camera_info())
+    except Exception:  # a broken libcamera install counts as no camera
+        return False
+
+
+def build(args: argparse.Namespace):
+    """The service, control, live loop and Flask app of these arguments (not yet started)."""
+    from rules.referee import RefereeConfig
+    from vision.detect import Detector
+    from vision.sources import open_source
+    from webui.app import create_app
+    from webui.auth import Control
+    from webui.demo import DemoTable, demo_players
+    from webui.game import GameService, new_record
+    from webui.hub import Hub
+    from webui.live import CameraSpec, LiveLoop, is_camera
+    from webui.store import GameStore
+
+    args.data.mkdir(parents=True, exist_ok=True)
+    spec = args.source
+    if spec == "auto":
+        spec = "picamera" if camera_present() else "demo"
+    table = DemoTable(speed=args.demo_speed) if spec == "demo" else None
+    store = GameStore(args.data / "games.sqlite3")
+    first = new_record(*demo_players(table.record)) if table is not None else None
+    service = GameService(store, Hub(), RefereeConfig(stable_seconds=args.stable_seconds), first)
+    control = Control(args.data)
+    if table is not None:
+        source = _continue_demo(service, table)
+    elif is_camera(spec):
+        source = CameraSpec(spec)  # opened by the live loop, retried until the camera is there
+    else:
+        source = open_source(spec)
+    detector = Detector(load_profile(args.profile), load_camera(args.camera_file))
+    live = LiveLoop(source, detector.detect, service)
+    return service, control, live, create_app(service, control, live), spec
+
+
+def _continue_demo(service, table):
+    """The demo table, at the logged demo game's position if that is the current game,
+    else from the start with a new game; each later run of the demo starts a new game."""
+    from webui.demo import demo_players
+
+    demo = table.record
+
+    def new_demo_game() -> None:
+        service.new_game(*demo_players(demo))
+
+    table.on_cycle = new_demo_game
+    current = service.referee.record
+    played = [m.uhp for m in current.moves]
+    if (current.game_type == demo.game_type and not current.result.is_over and
+            current.tags.get("White") == demo.tags["White"] and played == [m.uhp for m in demo.moves[:len(played)]]):
+        table.seek(len(played))
+    else:
+        new_demo_game()
+    return table.open()
+
+
+def load_profile(path: str | None):
+    if not path:
+        return None
+    from calibration.appearance import AppearanceProfile
+
+    return AppearanceProfile.load(path)
+
+
+def load_camera(path: str | None):
+    if not path:
+        return None
+    from calibration.camera import CameraModel
+
+    return CameraModel.load(path)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per request (the camera polls)
+    try:
+        service, control, live, app, spec = build(args)
+    except (OSError, ValueError, RuntimeError) as exc:  # bad source, profile or data folder
+        print(f"hivecam serve: {exc}", file=sys.stderr)
+        return 2
+    try:
+        server = make_server(args.host, args.port, app, threaded=True)
+    except OSError as exc:
+        print(f"hivecam serve: cannot listen on {args.host}:{args.port} ({exc.strerror or exc})", file=sys.stderr)
+        return 2
+    server.daemon_threads = True
+    live.start()
+    port = server.server_port
+    print(f"hivecam: game {service.game_id} ({len(service.referee.record.moves)} moves), source {spec}, "
+          f"http://{args.host}:{port}/", flush=True)
+    if control.new_pin:
+        print(f"hivecam: control PIN {control.new_pin} (shown once; set HIVECAM_PIN to choose your own)", flush=True)
+
+    def stop(*_: object) -> None:
+        threading.Thread(target=server.shutdown, daemon=True).start()
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        service.hub.close()
+        live.stop()
+        service.store.close()
+    return 0

@@ -1,0 +1,173 @@
+"""The game log: every game, its moves and every event, in SQLite.
+
+Durability: WAL journal with ``synchronous=FULL``. A commit happens only when the referee
+reports something (a few per move, never per frame), so the extra fsync costs nothing that
+matters, and FULL makes a commit survive a power cut, not just a crash of the process
+(NORMAL in WAL mode may lose the last commits on power loss). The live page shows an
+event only after ``save`` returned, so what a viewer saw is always on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from rules.board import GameState
+from rules.gametype import RuleOptions
+from rules.pieces import Colour
+from rules.record import Ending, GameRecord
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created REAL NOT NULL,
+    game_type TEXT NOT NULL,
+    options TEXT NOT NULL,
+    tags TEXT NOT NULL,
+    result TEXT NOT NULL DEFAULT 'NotStarted',
+    ending TEXT,
+    warnings TEXT NOT NULL DEFAULT '{}',
+    moves INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,
+    uhp TEXT NOT NULL,
+    timestamp TEXT,
+    mark TEXT,
+    comment TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (game_id, ply)
+);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game as logged: the record (moves replayed and checked), warnings and settings."""
+
+    record: GameRecord
+    warnings: dict[Colour, int]
+    illegal_move_limit: int | None
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One row of the list of past games."""
+
+    id: int
+    created: float
+    game_type: str
+    white: str
+    black: str
+    result: str
+    moves: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+class GameStore:
+    """All games in one SQLite file; safe to share between threads."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def create(self, record: GameRecord, illegal_move_limit: int | None = None) -> int:
+        """Store a new, empty game; return its id."""
+        options = {"queen_may_open": record.options.queen_may_open,
+                   "repetition_draw": record.options.repetition_draw, "illegal_move_limit": illegal_move_limit}
+        with self._lock, self._db:
+            cursor = self._db.execute(
+                "INSERT INTO games (created, game_type, options, tags) VALUES (?, ?, ?, ?)",
+                (time.time(), str(record.game_type), json.dumps(options), json.dumps(record.tags)))
+            return int(cursor.lastrowid)
+
+    def save(self, game_id: int, record: GameRecord, warnings: dict[Colour, int],
+             events: Iterable[dict[str, Any]]) -> None:
+        """Write ``events`` and the record's moves, result and warnings in one transaction."""
+        rows = [(game_id, e["kind"], json.dumps(e)) for e in events]
+        moves = [(game_id, ply, m.uhp, None if m.timestamp is None else str(m.timestamp),
+                  m.mark.value if m.mark else None, m.comment) for ply, m in enumerate(record.moves, start=1)]
+        with self._lock, self._db:
+            self._db.executemany("INSERT INTO events (game_id, kind, data) VALUES (?, ?, ?)", rows)
+            self._db.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, len(moves)))
+            self._db.executemany("INSERT OR REPLACE INTO moves VALUES (?, ?, ?, ?, ?, ?)", moves)
+            self._db.execute(
+                "UPDATE games SET result = ?, ending = ?, warnings = ?, moves = ?, tags = ? WHERE id = ?",
+                (record.result.value, record.ending.value if record.ending else None,
+                 json.dumps({c.value: n for c, n in warnings.items()}), len(moves), json.dumps(record.tags),
+                 game_id))
+
+    def latest(self) -> int | None:
+        """The id of the most recent game, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
+        return row[0]
+
+    def load(self, game_id: int) -> StoredGame:
+        """A stored game; ``KeyError`` if there is none with this id."""
+        with self._lock:
+            game = self._db.execute("SELECT game_type, options, tags, result, ending, warnings FROM games "
+                                    "WHERE id = ?", (game_id,)).fetchone()
+            if game is None:
+                raise KeyError(game_id)
+            moves = self._db.execute("SELECT uhp, timestamp, mark, comment FROM moves WHERE game_id = ? "
+                                     "ORDER BY ply", (game_id,)).fetchall()
+        game_type, options, tags, result, ending, warnings = game
+        settings = json.loads(options)
+        limit = settings.pop("illegal_move_limit", None)
+        record = GameRecord(game_type, RuleOptions(**settings), **json.loads(tags))
+        for uhp, timestamp, mark, comment in moves:
+            record.append(uhp, timestamp=_timestamp(timestamp), mark=mark, comment=comment)
+        if ending is not None:
+            record.declare(GameState(result), Ending(ending))
+        return StoredGame(record, {Colour(c): n for c, n in json.loads(warnings).items()}, limit)
+
+    def games(self, limit: int = 200) -> list[GameSummary]:
+        """Past games, newest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, created, game_type, tags, result, moves FROM games "
+                                    "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        summaries = []
+        for game_id, created, game_type, tags, result, moves in rows:
+            names = json.loads(tags)
+            summaries.append(GameSummary(game_id, created, game_type, names.get("White", ""),
+                                         names.get("Black", ""), result, moves))
+        return summaries
+
+    def events(self, game_id: int) -> list[dict[str, Any]]:
+        """Every event stored for a game, oldest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT data FROM events WHERE game_id = ? ORDER BY id", (game_id,)).fetchall()
+        return [json.loads(data) for (data,) in rows]
+
+
+def _timestamp(text: str | None) -> float | str | None:
+    """Stored move times: seconds as a number, or ISO text as it was."""
+    if text is None:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return text

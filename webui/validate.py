@@ -1,0 +1,72 @@
+"""Checking what clients send: every problem becomes an ``ApiError`` with a clear message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+
+
+class ApiError(Exception):
+    """A request the server refuses; answered as ``{"error": message}`` with ``status``."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.message, self.headers = status, message, headers or {}
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object (an empty body counts as ``{}``)."""
+    if not request.get_data(cache=True):
+        return {}
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ApiError(400, "the body must be a JSON object, e.g. {\"move\": \"wS1\"}")
+    return data
+
+
+def text_field(body: dict[str, Any], name: str, required: bool = False, default: str = "",
+               max_length: int = 200, multiline: bool = False) -> str:
+    """A string field of at most ``max_length`` characters, one line unless ``multiline``."""
+    value = body.get(name)
+    if value is None:
+        if required:
+            raise ApiError(400, f"'{name}' is required")
+        return default
+    if not isinstance(value, str):
+        raise ApiError(400, f"'{name}' must be a string")
+    value = value.strip()
+    if required and not value:
+        raise ApiError(400, f"'{name}' must not be empty")
+    if len(value) > max_length:
+        raise ApiError(400, f"'{name}' is too long (at most {max_length} characters)")
+    if not multiline and ("\n" in value or "\r" in value):
+        raise ApiError(400, f"'{name}' must be one line")
+    return value
+
+
+def bool_field(body: dict[str, Any], name: str, default: bool = False) -> bool:
+    value = body.get(name, default)
+    if not isinstance(value, bool):
+        raise ApiError(400, f"'{name}' must be true or false")
+    return value
+
+
+def optional_int(body: dict[str, Any], name: str, low: int, high: int) -> int | None:
+    value = body.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ApiError(400, f"'{name}' must be a whole number from {low} to {high}, or null")
+    return value
+
+
+def cell_field(body: dict[str, Any], name: str) -> tuple[int, int] | None:
+    """An axial cell sent as ``[q, r]``."""
+    value = body.get(name)
+    if value is None:
+        return None
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and -100 <= v <= 100 for v in value)):
+        raise ApiError(400, f"'{name}' must be a cell [q, r] of two whole numbers")
+    return (value[0], value[1])
