@@ -4,12 +4,21 @@
 >>> board = Board("Base+MLP")
 >>> board.push_uhp("wS1")
 Move(wS1 None->(0, 0))
+>>> why_illegal(board, board.parse_uhp("bQ wS1-")).rule
+<Rule.QUEEN_NOT_ON_FIRST_TURN: 'No Queen on the first turn'>
 """
 
 from .board import PASS, Board, GameState, Move
+from .explain import IllegalMoveError, Rule, Ruling, Violation, explain_cell, why_illegal
 from .gametype import ALL_GAME_TYPES, GameType, RuleOptions
 from .hexgrid import Hex
+from .pgn import PgnError, format_pgn, parse_pgn
 from .pieces import Bug, Colour, Piece
+from .record import Ending, GameRecord, Mark, RecordedMove
+from .sgf import SgfError, load_sgf, read_sgf
+from .uhp import NotationError
 
-__all__ = ["PASS", "ALL_GAME_TYPES", "Board", "Bug", "Colour", "GameState", "GameType", "Hex",
-           "Move", "Piece", "RuleOptions"]
+__all__ = ["PASS", "ALL_GAME_TYPES", "Board", "Bug", "Colour", "Ending", "GameRecord", "GameState",
+           "GameType", "Hex", "IllegalMoveError", "Mark", "Move", "NotationError", "Piece", "PgnError",
+           "RecordedMove", "Rule", "RuleOptions", "Ruling", "SgfError", "Violation", "explain_cell",
+           "format_pgn", "load_sgf", "parse_pgn", "read_sgf", "why_illegal"]

@@ -17,7 +17,7 @@ from . import movegen
 from .board import Board, Move
 from .hexgrid import OFFSETS, ORIGIN, Hex, common_neighbours, direction_between, distance, neighbours
 from .pieces import Bug, Colour, Piece
-from .uhp import _MARK, format_move
+from .uhp import MARKS, format_move
 
 Stacks = dict[Hex, list[Piece]]
 
@@ -234,7 +234,7 @@ def _own_move(board: Board, piece: Piece, origin: Hex, dest: Hex) -> Violation:
                          f"{piece} cannot move: it is the only link between two parts of the hive "
                          "(One Hive rule).", (origin,))
     _lift(stacks, origin)
-    copies = sorted(_movement_bugs(stacks, piece, origin, height), key=lambda b: b.title)
+    copies = sorted(movegen.movement_bugs(stacks, origin, piece, height), key=lambda b: b.title)
     if piece.bug is not Bug.MOSQUITO or height > 1:  # one way of moving
         found = _creature(board, stacks, piece, copies[0], origin, dest)
         if piece.bug is Bug.MOSQUITO and found.rule is Rule.BUG_MOVEMENT:
@@ -523,15 +523,8 @@ def _reaching_bug(stacks: Stacks, piece: Piece, origin: Hex, dest: Hex) -> Bug |
     if height == 1 and origin in movegen.articulation_points(stacks):
         return None
     _lift(stacks, origin)
-    bugs = sorted(_movement_bugs(stacks, piece, origin, height), key=lambda b: b.title)
+    bugs = sorted(movegen.movement_bugs(stacks, origin, piece, height), key=lambda b: b.title)
     return next((bug for bug in bugs if dest in movegen.MOVERS[bug](stacks, origin)), None)
-
-
-def _movement_bugs(stacks: Stacks, piece: Piece, origin: Hex, height: int) -> set[Bug]:
-    """The creatures whose movement ``piece`` (lifted from a stack of ``height``) may use."""
-    if piece.bug is not Bug.MOSQUITO:
-        return {piece.bug}
-    return {Bug.BEETLE} if height > 1 else movegen.mimicked_bugs(stacks, origin)
 
 
 # ---------------------------------------------------------------------- words
@@ -549,7 +542,7 @@ def _name_cell(board: Board, piece: Piece, cell: Hex) -> str:
     direction = None if here is None else direction_between(here, cell)
     if direction is None:
         return f"{cell}"
-    mark, after = _MARK[direction]  # beside the piece itself, which is leaving
+    mark, after = MARKS[direction]  # beside the piece itself, which is leaving
     return f"{piece}{mark}" if after else f"{mark}{piece}"
 
 

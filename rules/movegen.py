@@ -226,6 +226,13 @@ def mimicked_bugs(stacks: Stacks, cell: Hex) -> set[Bug]:
     return {stacks[n][-1].bug for n in _around(cell) if n in stacks} - {Bug.MOSQUITO}
 
 
+def movement_bugs(stacks: Stacks, cell: Hex, piece: Piece, height: int) -> set[Bug]:
+    """The creatures whose movement ``piece`` (lifted from a stack of ``height`` at ``cell``) may use."""
+    if piece.bug is not Bug.MOSQUITO:
+        return {piece.bug}
+    return {Bug.BEETLE} if height > 1 else mimicked_bugs(stacks, cell)
+
+
 def throws(board: "Board", cell: Hex, cut: set[Hex]) -> list[tuple[Piece, Hex, Hex]]:
     """Pillbug throws from a Pillbug (or Mosquito copying one) at ``cell``.
 
@@ -277,11 +284,8 @@ def generate(board: "Board") -> list["Move"]:
         piece = stack[-1]
         if piece.colour is not colour or piece is last:
             continue
-        bug = piece.bug
         height = len(stack)
-        copies: set[Bug] = {bug}
-        if bug is Bug.MOSQUITO:
-            copies = {Bug.BEETLE} if height > 1 else mimicked_bugs(stacks, cell)
+        copies = movement_bugs(stacks, cell, piece, height)
         if Bug.PILLBUG in copies:
             for thrown, source, dest in throws(board, cell, cut):
                 moves[(thrown.index, dest)] = Move(thrown, dest, source)

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
 _AFTER = {"-": Direction.E, "/": Direction.NE, "\\": Direction.SE}
 _BEFORE = {"-": Direction.W, "/": Direction.SW, "\\": Direction.NW}
-_MARK = {d: (m, True) for m, d in _AFTER.items()} | {d: (m, False) for m, d in _BEFORE.items()}
+# direction from the reference piece -> (mark, written after the reference)
+MARKS = {d: (m, True) for m, d in _AFTER.items()} | {d: (m, False) for m, d in _BEFORE.items()}
 
 
 class NotationError(ValueError):
@@ -80,7 +81,7 @@ def format_move(board: "Board", move: "Move") -> str:
         ref_stack = [p for p in board.stack(cell) if p is not piece]
         if ref_stack:
             direction = direction_between(cell, dest)
-            mark, after = _MARK[direction]
+            mark, after = MARKS[direction]
             ref = ref_stack[-1]
             return f"{piece} {ref}{mark}" if after else f"{piece} {mark}{ref}"
     return str(piece)
