@@ -220,9 +220,12 @@ def layout_picture(layout: str = DEFAULT_LAYOUT, style: str = "a") -> np.ndarray
     from vision.render.scene import Conditions, render_position
 
     position = layout_position(layout)
-    frame, truth = render_position(position, Conditions(height_mm=700, style=style, shadow=0.15, jitter=0.0))
+    frame, truth = render_position(position, Conditions(height_mm=330, style=style, shadow=0.15, jitter=0.0))
+    scale = truth.tile_px / 120
     for tile in truth.tiles:
-        x, y = int(tile.px[0]), int(tile.px[1] + truth.tile_px * 0.42)
         name = position[tile.cell][0].name
-        cv2.putText(frame, name, (x - 12, y), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 255), 1, cv2.LINE_AA)
+        (w, _), _ = cv2.getTextSize(name, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
+        at = (int(tile.px[0] - w / 2), int(tile.px[1] + truth.tile_px * 0.40))
+        for colour, thickness in (((255, 255, 255), 5), ((0, 0, 200), 2)):
+            cv2.putText(frame, name, at, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thickness, cv2.LINE_AA)
     return frame

@@ -3,6 +3,7 @@
     hivecam calibrate board --out board.pdf            # print at 100 %, a square is 36 mm
     hivecam calibrate camera PHOTO... --out camera.json
     hivecam calibrate table PHOTO [--camera camera.json] --out table.json
+    hivecam calibrate layout [--out layout.png]         # how to lay out your set for enroll
     hivecam calibrate enroll PHOTO... [--layout FILE] --out PROFILE
 
 Every failure prints one line to stderr and exits with status 2.
@@ -15,13 +16,13 @@ import sys
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 from calibration.camera import MIN_VIEWS, CameraModel, calibrate_camera
 from calibration.charuco import SQUARE_MM, write_board
 from calibration.errors import CalibrationError
 from calibration.files import CalibrationFileError
 from calibration.table import table_from_board
+from vision.images import read_image
 
 EXIT_ERROR = 2
 
@@ -40,22 +41,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     lens.add_argument("--camera", help="camera calibration file (optional, recommended)")
     lens.add_argument("--focal-px", type=float, help="focal length in pixels, if known, when there is no camera file")
     table.add_argument("--out", required=True, help="table calibration file to write")
+    layout = actions.add_parser("layout", help="print the enrollment layout (and draw it as a picture)")
+    layout.add_argument("--out", help="also write a picture of the layout (.png)")
+    layout.add_argument("--layout", help="a layout file to draw instead of the default")
     enroll = actions.add_parser("enroll", help="learn the look of your pieces from photos")
     enroll.add_argument("images", nargs="+", metavar="IMAGE")
     enroll.add_argument("--layout", help="text file describing where each piece lies")
     enroll.add_argument("--out", required=True, help="appearance profile to write")
-
-
-def read_image(path: str) -> np.ndarray:
-    """The BGR image at ``path``; ``CalibrationError`` if it is missing or not an image."""
-    try:
-        raw = np.fromfile(path, np.uint8)
-    except OSError as exc:
-        raise CalibrationError(f"{path}: cannot read image ({exc.strerror or exc})") from exc
-    image = cv2.imdecode(raw, cv2.IMREAD_COLOR) if raw.size else None
-    if image is None:
-        raise CalibrationError(f"{path}: not a readable image (corrupt or unsupported format)")
-    return image
 
 
 def _board(args: argparse.Namespace) -> None:
@@ -81,6 +73,19 @@ def _table(args: argparse.Namespace) -> None:
           f"table, fit RMS {model.rms_error:.2f} px ({model.source})")
 
 
+def _layout(args: argparse.Namespace) -> None:
+    from calibration.appearance import DEFAULT_LAYOUT, layout_picture, parse_layout
+
+    text = Path(args.layout).read_text(encoding="utf-8") if args.layout else DEFAULT_LAYOUT
+    parse_layout(text)
+    print("# q r piece  (axial cells: q runs east, r south-east; tiles touching)")
+    print(text)
+    if args.out:
+        if not cv2.imwrite(args.out, layout_picture(text)):
+            raise CalibrationError(f"{args.out}: cannot write the picture (use a .png name in a writable folder)")
+        print(f"{args.out}: the layout as the camera should see it", file=sys.stderr)
+
+
 def _enroll(args: argparse.Namespace) -> None:
     from calibration.appearance import enroll
 
@@ -90,7 +95,7 @@ def _enroll(args: argparse.Namespace) -> None:
     print(f"{args.out}: appearance profile written")
 
 
-ACTIONS = {"board": _board, "camera": _camera, "table": _table, "enroll": _enroll}
+ACTIONS = {"board": _board, "camera": _camera, "table": _table, "layout": _layout, "enroll": _enroll}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ def read_image(path: str | os.PathLike[str]) -> np.ndarray:
     try:
         raw = np.fromfile(path, np.uint8)
     except OSError as exc:
-        raise ImageReadError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+        raise ImageReadError(f"{path}: cannot read image ({exc.strerror or exc})") from exc
     image = cv2.imdecode(raw, cv2.IMREAD_COLOR) if raw.size else None
     if image is None:
         raise ImageReadError(f"{path}: not a readable image")

@@ -19,6 +19,9 @@ import numpy as np
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 PICAMERA_SIZE = (1280, 720)
+PICAMERA_FPS = 15.0  # the Pi 4 processes ~8-25 frames a second; the live loop drops the rest
+PICAMERA_SETTLE_SECONDS = 1.5  # automatic exposure and white balance settle before they are locked
+AF_MODE_AUTO, AF_MODE_CONTINUOUS = 1, 2  # libcamera's AfModeEnum
 
 
 class SourceError(RuntimeError):
@@ -91,14 +94,25 @@ class FrameSource:
 
 
 class PiCameraSource(FrameSource):
-    """A Raspberry Pi camera through picamera2 (imported only when opened)."""
+    """A Raspberry Pi camera through picamera2 (imported only when opened).
+
+    Set up for a camera fixed above a table: 1280x720 RGB888 (BGR bytes, as OpenCV wants)
+    at ``fps``; a Camera Module 3 focuses once on the table and keeps that focus (a hand
+    passing close to the lens must not make it hunt); after ``settle_seconds`` of automatic
+    exposure and white balance both are locked, so a lamp switched on mid-game does not
+    shift colours. Each (re)open repeats this.
+    """
 
     name = "picamera"
 
-    def __init__(self, size: tuple[int, int] = PICAMERA_SIZE) -> None:
+    def __init__(self, size: tuple[int, int] = PICAMERA_SIZE, fps: float = PICAMERA_FPS,
+                 settle_seconds: float = PICAMERA_SETTLE_SECONDS) -> None:
         super().__init__()
         self.size = size
+        self.fps = fps
+        self.settle_seconds = settle_seconds
         self.camera: Any = None
+        self.locked_controls: dict[str, Any] = {}
 
     def _open(self) -> None:
         try:
@@ -107,12 +121,23 @@ class PiCameraSource(FrameSource):
             raise SourceError("picamera: the picamera2 package is not installed (apt install python3-picamera2)"
                               ) from exc
         camera = picamera2.Picamera2()
-        # RGB888 arrives in BGR byte order, which is what OpenCV expects
-        camera.configure(camera.create_video_configuration(main={"size": self.size, "format": "RGB888"}))
+        frame_us = int(1_000_000 / self.fps)
+        camera.configure(camera.create_video_configuration(
+            main={"size": self.size, "format": "RGB888"}, buffer_count=2,
+            controls={"FrameDurationLimits": (frame_us, frame_us)}))
         camera.start()
-        if "AfMode" in getattr(camera, "camera_controls", {}):
-            camera.set_controls({"AfMode": 2})  # continuous autofocus (Camera Module 3)
         self.camera = camera
+        try:
+            if "AfMode" in getattr(camera, "camera_controls", {}):
+                camera.set_controls({"AfMode": AF_MODE_AUTO})  # one scan, then the lens stays put
+                if not camera.autofocus_cycle():
+                    camera.set_controls({"AfMode": AF_MODE_CONTINUOUS})
+            if self.settle_seconds > 0:
+                time.sleep(self.settle_seconds)
+                self.lock_exposure()
+        except Exception:
+            self._close()
+            raise
 
     def _read(self) -> np.ndarray | None:
         frame = self.camera.capture_array("main")
@@ -127,15 +152,13 @@ class PiCameraSource(FrameSource):
 
     def lock_exposure(self) -> dict[str, Any]:
         """Freeze exposure and white balance at their current automatic values; return the controls set."""
-        if not self.is_open:
+        from calibration.lighting import locked_camera_controls
+
+        if self.camera is None:
             raise SourceError("picamera: open the camera before locking its exposure")
-        metadata = self.camera.capture_metadata()
-        controls: dict[str, Any] = {"AeEnable": False, "AwbEnable": False}
-        for key in ("ExposureTime", "AnalogueGain", "ColourGains"):
-            if key in metadata:
-                controls[key] = metadata[key]
-        self.camera.set_controls(controls)
-        return controls
+        self.locked_controls = locked_camera_controls(self.camera.capture_metadata())
+        self.camera.set_controls(self.locked_controls)
+        return self.locked_controls
 
 
 class CaptureSource(FrameSource):

@@ -100,3 +100,17 @@ def test_enroll_reports_a_bad_image_before_enrolling(tmp_path, photos, monkeypat
                         types.SimpleNamespace(enroll=lambda images, layout: pytest.fail("enroll called")))
     assert calibrate("enroll", *photos["broken"], "--out", tmp_path / "set.json") == 2
     assert "broken.jpg" in one_line_error(capsys)
+
+
+def test_layout_prints_the_default_arrangement_and_draws_it(tmp_path, capsys):
+    assert calibrate("layout", "--out", tmp_path / "layout.png") == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if not line.startswith("#")]
+    assert len(lines) == 28 and lines[0] == "0 0 wQ" and "3 3 bP" in lines
+    assert cv2.imread(str(tmp_path / "layout.png")).shape == (720, 1280, 3)
+
+
+def test_layout_rejects_a_layout_missing_a_creature(tmp_path, capsys):
+    layout = tmp_path / "layout.txt"
+    layout.write_text("0 0 wQ\n1 0 bQ\n")
+    assert calibrate("layout", "--layout", layout) == 2
+    assert "lacks" in one_line_error(capsys)

@@ -15,14 +15,22 @@ from vision.sources import CaptureSource, DemoSource, FolderSource, PiCameraSour
 class FakePicamera2:
     instances: list["FakePicamera2"] = []
 
+    focus_succeeds = True
+
     def __init__(self) -> None:
         self.camera_controls = {"AfMode": (0, 2, 0), "ExposureTime": (1, 100000, 1000)}
         self.set: list[dict] = []
         self.started = self.closed = False
+        self.focus_cycles = 0
         FakePicamera2.instances.append(self)
 
-    def create_video_configuration(self, main: dict) -> dict:
-        return {"main": main}
+    def create_video_configuration(self, main: dict, buffer_count: int = 4, controls: dict | None = None) -> dict:
+        return {"main": main, "buffer_count": buffer_count, "controls": controls or {}}
+
+    def autofocus_cycle(self) -> bool:
+        assert self.started and self.set[-1] == {"AfMode": 1}
+        self.focus_cycles += 1
+        return self.focus_succeeds
 
     def configure(self, config: dict) -> None:
         self.config = config
@@ -56,23 +64,44 @@ def fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> type[FakePicamera2]:
     return FakePicamera2
 
 
-def test_picamera_configures_rgb888_720p_with_continuous_autofocus(fake_picamera2) -> None:
-    source = open_source("picamera")
+LOCKED = {"AeEnable": False, "AwbEnable": False, "ExposureTime": 8000, "AnalogueGain": 2.5,
+          "ColourGains": (1.8, 1.4)}
+
+
+def test_picamera_configures_rgb888_720p_focuses_once_and_locks_exposure(fake_picamera2) -> None:
+    source = PiCameraSource(settle_seconds=0.01).open()
     camera = fake_picamera2.instances[-1]
     assert camera.config["main"] == {"size": (1280, 720), "format": "RGB888"}
-    assert camera.started and {"AfMode": 2} in camera.set
+    assert camera.config["controls"]["FrameDurationLimits"] == (66666, 66666)  # 15 fps
+    assert camera.started and camera.focus_cycles == 1
+    assert camera.set == [{"AfMode": 1}, LOCKED] and source.locked_controls == LOCKED
     frame = source.read()
     assert frame.shape == (720, 1280, 3) and tuple(frame[0, 0]) == (10, 20, 30)
     source.close()
     assert camera.closed
 
 
-def test_picamera_lock_exposure_freezes_current_values(fake_picamera2) -> None:
-    source = PiCameraSource().open()
-    controls = source.lock_exposure()
-    assert controls == {"AeEnable": False, "AwbEnable": False, "ExposureTime": 8000, "AnalogueGain": 2.5,
-                        "ColourGains": (1.8, 1.4)}
-    assert fake_picamera2.instances[-1].set[-1] == controls
+def test_picamera_falls_back_to_continuous_focus_when_the_scan_fails(fake_picamera2, monkeypatch) -> None:
+    monkeypatch.setattr(fake_picamera2, "focus_succeeds", False)
+    PiCameraSource(settle_seconds=0).open()
+    assert fake_picamera2.instances[-1].set == [{"AfMode": 1}, {"AfMode": 2}]
+
+
+def test_picamera_relocks_exposure_after_a_reopen(fake_picamera2, monkeypatch) -> None:
+    waits: list[float] = []
+    monkeypatch.setattr("vision.sources.time.sleep", waits.append)
+    source = open_source("picamera")
+    source.reopen()
+    first, second = fake_picamera2.instances
+    assert first.closed and not second.closed and second.set[-1] == LOCKED
+    assert waits == [1.5, 1.5]  # auto exposure settles each time before it is locked
+
+
+def test_picamera_that_fails_while_settling_is_closed_and_reported(fake_picamera2, monkeypatch) -> None:
+    monkeypatch.setattr(fake_picamera2, "capture_metadata", lambda self: {"Lux": 1.0})
+    with pytest.raises(SourceError, match="lacks ExposureTime"):
+        PiCameraSource(settle_seconds=0.01).open()
+    assert fake_picamera2.instances[-1].closed
 
 
 def test_picamera_missing_package_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
