@@ -75,10 +75,21 @@ class GameService:
         after a restart it goes on from the last recorded move."""
         return time.monotonic() - self._clock_zero
 
-    # ---------------------------------------------------------------- inputs
-    def observe(self, observation: Observation) -> list[dict[str, Any]]:
-        """Feed one camera observation; return (and save, then publish) the events it caused."""
+    def stamp(self) -> tuple[int, float]:
+        """The current game and its clock, read together: what a frame is taken for."""
         with self._lock:
+            return self.game_id, self.clock()
+
+    # ---------------------------------------------------------------- inputs
+    def observe(self, observation: Observation, game_id: int | None = None) -> list[dict[str, Any]]:
+        """Feed one camera observation; return (and save, then publish) the events it caused.
+
+        An observation stamped for another game (a frame taken before a new game began) is
+        dropped: its timestamp belongs to that game's clock.
+        """
+        with self._lock:
+            if game_id is not None and game_id != self.game_id:
+                return []
             made = time.time()
             return self._commit(self.referee.observe(observation), made)
 

@@ -61,7 +61,7 @@ class LiveLoop:
         self.source, self.recognise, self.service = source, recognise, service
         self._stop = threading.Event()
         self._ready = threading.Condition()
-        self._latest: tuple[int, np.ndarray, float] | None = None  # (number, frame, timestamp)
+        self._latest: tuple[int, np.ndarray, int, float] | None = None  # (number, frame, game, timestamp)
         self._shown: tuple[int, np.ndarray, Observation] | None = None
         self._jpeg: tuple[int, bytes] | None = None
         self.frames_read = 0
@@ -99,10 +99,10 @@ class LiveLoop:
             if frame is None:
                 self.service.set_camera("ended", f"{self.source.name}: no more frames")
                 return
-            timestamp = self.service.clock()
+            game_id, timestamp = self.service.stamp()
             with self._ready:
                 self.frames_read += 1
-                self._latest = (self.frames_read, frame, timestamp)
+                self._latest = (self.frames_read, frame, game_id, timestamp)
                 self._ready.notify()
 
     def _reconnect(self, reason: str) -> bool:
@@ -131,12 +131,12 @@ class LiveLoop:
                     self._ready.wait(0.5)
                 if self._stop.is_set():
                     return
-                number, frame, timestamp = self._latest  # type: ignore[misc]
+                number, frame, game_id, timestamp = self._latest  # type: ignore[misc]
             done = number
             try:
                 observation = self.recognise(frame, timestamp)
                 self._shown = (number, frame, observation)
-                self.service.observe(observation)
+                self.service.observe(observation, game_id)
                 self.frames_processed += 1
             except Exception:  # one bad frame must never stop the referee
                 self.errors += 1

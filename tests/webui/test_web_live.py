@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from webhelpers import wait_for
 
+from rules import RuleOptions
 from rules.observation import Observation
 from vision.sources import FrameSource, SourceError
 from webui import live as live_module
@@ -24,10 +25,11 @@ class Service:
         self.camera: list[str] = []
         self.hub = Hub()
 
-    def clock(self) -> float:
-        return time.monotonic()
+    def stamp(self) -> tuple[int, float]:
+        return 1, time.monotonic()
 
-    def observe(self, observation: Observation) -> list:
+    def observe(self, observation: Observation, game_id: int | None = None) -> list:
+        assert game_id == 1
         self.observed.append(observation)
         return []
 
@@ -128,3 +130,14 @@ def test_a_camera_missing_at_start_is_waited_for():
     wait_for(lambda: loop.frames_processed >= 2, 5, "frames once the camera is there")
     loop.stop()
     assert service.camera[:3] == ["reconnecting", "reconnecting", "ok"]
+
+
+def test_a_frame_taken_before_a_new_game_is_not_fed_to_the_new_referee(service):
+    old_game, late = service.stamp()
+    service.new_game("Base", RuleOptions(), "Cy", "Di")
+    assert service.observe(Observation((), False, late + 50.0), old_game) == []
+    game, now = service.stamp()
+    events = [e for t in (0.1, 0.2, 0.3, 0.4) for e in service.observe(Observation((), False, now + t), game)]
+    # the stale frame never reached the new referee, whose clock would then "go back"
+    assert game != old_game and events and all(e["time"] > now for e in events)
+    assert service.referee.record.moves == []
