@@ -61,8 +61,10 @@ const HIVE = (() => {
     const all = [...stacks.map(s => [s.q, s.r]), ...empties.values()];
     if (!all.length) {
       svg.setAttribute("viewBox", "-100 -60 200 120");
-      const t = el("text", { x: 0, y: 5, "text-anchor": "middle", class: "hint" }, svg);
-      t.textContent = "The table is empty: waiting for the first piece";
+      ["The table is empty:", "waiting for the first piece"].forEach((line, i) => {
+        const t = el("text", { x: 0, y: 14 * i - 2, "text-anchor": "middle", class: "hint" }, svg);
+        t.textContent = line;
+      });
       return;
     }
     const xs = all.map(([q, r]) => centre(q, r)[0]), ys = all.map(([q, r]) => centre(q, r)[1]);
