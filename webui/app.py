@@ -1,11 +1,13 @@
 """The Flask application: the pages, the read-only API, the control API and the live stream.
 
-``create_app(service, control, live)`` wires a ``GameService`` (the game), a ``Control``
-(PIN and session key) and optionally a ``LiveLoop`` (camera preview) into one app.
+``create_app(service, control, live, enrollment)`` wires a ``GameService`` (the game), a
+``Control`` (PIN and session key) and optionally a ``LiveLoop`` (camera preview) and an
+``Enrollment`` (learning the set from the calibration page) into one app.
 """
 
 from __future__ import annotations
 
+import functools
 import hmac
 import time
 from datetime import timedelta
@@ -27,7 +29,7 @@ MJPEG_INTERVAL = 0.2
 BOARD_DPI = 300
 
 
-def create_app(service: GameService, control: Control, live: Any = None) -> Flask:
+def create_app(service: GameService, control: Control, live: Any = None, enrollment: Any = None) -> Flask:
     app = Flask(__name__)
     app.config.update(SECRET_KEY=control.secret_key, MAX_CONTENT_LENGTH=MAX_BODY,
                       SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict",
@@ -72,6 +74,10 @@ def create_app(service: GameService, control: Control, live: Any = None) -> Flas
 
         return Response(pdf_bytes(page_image(BOARD_DPI), BOARD_DPI), mimetype="application/pdf",
                         headers={"Content-Disposition": 'attachment; filename="hivecam-board.pdf"'})
+
+    @app.get("/calibrate/layout.png")
+    def enrollment_layout() -> Response:
+        return Response(_layout_png(), mimetype="image/png", headers={"Cache-Control": "max-age=86400"})
 
     @app.get("/games/<int:game_id>")
     def replay_page(game_id: int) -> str:
@@ -213,6 +219,25 @@ def create_app(service: GameService, control: Control, live: Any = None) -> Flas
     for name in ("confirm", "correct"):
         app.add_url_rule(f"/api/game/{name}", name, _controller(_move_action(service, name)), methods=["POST"])
 
+    @app.post("/api/calibrate/enroll")
+    @_controller
+    def enroll_from_camera() -> Response:
+        from calibration.errors import CalibrationError
+
+        if enrollment is None:
+            raise ApiError(404, "this server has no camera to enroll from")
+        if bool_field(json_body(), "reset"):
+            enrollment.reset()
+        try:
+            photos = enrollment.add_photo()
+        except LookupError as exc:
+            raise ApiError(409, str(exc)) from None
+        except CalibrationError as exc:
+            raise ApiError(422, f"{str(exc).rstrip('.')}. Lay the pieces out as the picture shows, all in view, and try again.") from None
+        return jsonify(photos=photos, profile=str(enrollment.path),
+                       message=f"Learned your set from {photos} photo{'s' if photos > 1 else ''}; "
+                               "it is in use now. Turn the block and add another photo to make it surer.")
+
     @app.post("/api/game/resign")
     @_controller
     def resign() -> Response:
@@ -223,6 +248,16 @@ def create_app(service: GameService, control: Control, live: Any = None) -> Flas
         return _act(service, lambda ref: ref.resign(colour))
 
     return app
+
+
+@functools.cache
+def _layout_png() -> bytes:
+    """The enrollment layout as the camera should see it (PNG)."""
+    import cv2
+
+    from calibration.appearance import layout_picture
+
+    return cv2.imencode(".png", layout_picture())[1].tobytes()
 
 
 def _page(template: str) -> Callable[[], str]:

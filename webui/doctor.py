@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from webui.serve_command import DEFAULT_DATA, camera_present
+from webui.serve_command import CAMERA_NAME, DEFAULT_DATA, camera_present, data_file
 
 MIN_FREE_MB = 200
 MIN_OPENCV = (4, 7)
@@ -110,19 +110,21 @@ def diagnose(args: argparse.Namespace) -> list[Finding]:
     from calibration.camera import CameraModel
     from calibration.table import TableModel
 
+    from webui.enrollment import PROFILE_NAME
+
     data: Path = args.data
 
     def chosen(option: str | None, name: str) -> Path:
-        return Path(option) if option else data / name
+        return data_file(data, option, name)
 
     return [
         check_camera(args.source),
         check_opencv(),
-        check_file("camera calibration", chosen(args.camera_file, "camera.json"), CameraModel.load,
+        check_file("camera calibration", chosen(args.camera_file, CAMERA_NAME), CameraModel.load,
                    "none: hivecam assumes an ideal lens (optional: hivecam calibrate camera)"),
         check_file("table calibration", chosen(args.table_file, "table.json"), TableModel.load,
                    "none: hivecam measures the table from the tiles (optional: hivecam calibrate table)"),
-        check_file("appearance profile", chosen(args.profile, "profile.json"), AppearanceProfile.load,
+        check_file("appearance profile", chosen(args.profile, PROFILE_NAME), AppearanceProfile.load,
                    "none: using the built-in profile; enrol your own set for best results "
                    "(hivecam calibrate enroll)"),
         *check_data(data),

@@ -142,6 +142,11 @@ class LiveLoop:
                 self.errors += 1
                 log.exception("frame %d could not be processed", number)
 
+    def latest_frame(self) -> np.ndarray | None:
+        """The newest frame the camera delivered (unprocessed), if any."""
+        latest = self._latest
+        return None if latest is None else latest[1]
+
     # --------------------------------------------------------------- preview
     def preview_jpeg(self) -> bytes | None:
         """The latest processed frame with the recognised tiles drawn on it, as JPEG."""

@@ -18,9 +18,12 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import Callable, TypeVar
 
 from werkzeug.serving import make_server
 
+CAMERA_NAME = "camera.json"
+T = TypeVar("T")
 DEFAULT_DATA = Path(os.environ.get("HIVECAM_DATA", Path.home() / ".local" / "share" / "hivecam"))
 
 
@@ -31,8 +34,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on; 0.0.0.0 opens it to the LAN")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the game log and settings")
-    parser.add_argument("--profile", help="appearance profile of your set (hivecam calibrate enroll)")
-    parser.add_argument("--camera-file", help="camera intrinsics (hivecam calibrate camera)")
+    parser.add_argument("--profile", help="appearance profile of your set (hivecam calibrate enroll; "
+                                          "default: DATA/profile.json if present)")
+    parser.add_argument("--camera-file", help="camera intrinsics (hivecam calibrate camera; "
+                                              "default: DATA/camera.json if present)")
     parser.add_argument("--demo-speed", type=float, default=1.0, help="demo playback speed (default 1)")
     parser.add_argument("--stable-seconds", type=float, default=0.3, help="how long the board must be still")
 
@@ -57,6 +62,7 @@ def build(args: argparse.Namespace):
     from webui.app import create_app
     from webui.auth import Control
     from webui.demo import DemoTable, demo_players
+    from webui.enrollment import PROFILE_NAME, Enrollment
     from webui.game import GameService, new_record
     from webui.hub import Hub
     from webui.live import CameraSpec, LiveLoop, is_camera
@@ -77,9 +83,11 @@ def build(args: argparse.Namespace):
         source = CameraSpec(spec)  # opened by the live loop, retried until the camera is there
     else:
         source = open_source(spec)
-    detector = Detector(load_profile(args.profile), load_camera(args.camera_file))
+    detector = Detector(load_profile(args.profile, args.data / PROFILE_NAME),
+                        load_camera(args.camera_file, args.data / CAMERA_NAME))
     live = LiveLoop(source, detector.detect, service)
-    return service, control, live, create_app(service, control, live), spec
+    enrollment = Enrollment(args.data, live.latest_frame, lambda profile: setattr(detector, "profile", profile))
+    return service, control, live, create_app(service, control, live, enrollment), spec
 
 
 def _continue_demo(service, table):
@@ -103,20 +111,31 @@ def _continue_demo(service, table):
     return table.open()
 
 
-def load_profile(path: str | None):
-    if not path:
-        return None
+def data_file(data: Path, option: str | None, name: str) -> Path:
+    """The file a command-line ``option`` names, else ``name`` in the data folder."""
+    return Path(option) if option else data / name
+
+
+def load_file(load: Callable[[Path], T], option: str | None, default: Path | None = None) -> T | None:
+    """What ``load`` reads from the file ``option`` names, else from ``default`` if that file
+    exists; None if neither. A named file that is missing or bad is an error."""
+    if option:
+        return load(Path(option))
+    return load(default) if default is not None and default.exists() else None
+
+
+def load_profile(option: str | None, default: Path | None = None):
+    """The appearance profile to use (None: the built-in one)."""
     from calibration.appearance import AppearanceProfile
 
-    return AppearanceProfile.load(path)
+    return load_file(AppearanceProfile.load, option, default)
 
 
-def load_camera(path: str | None):
-    if not path:
-        return None
+def load_camera(option: str | None, default: Path | None = None):
+    """The camera intrinsics to use (None: an ideal lens)."""
     from calibration.camera import CameraModel
 
-    return CameraModel.load(path)
+    return load_file(CameraModel.load, option, default)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,0 +1,92 @@
+"""Enrolling the set from the calibration page: the camera's view in, a profile in use out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from webhelpers import PIN, csrf
+
+from calibration.appearance import AppearanceProfile
+from vision.make_default_profile import enrollment_photos
+from webui.app import create_app
+from webui.auth import Control
+from webui.enrollment import Enrollment
+
+URL = "/api/calibrate/enroll"
+
+
+class Camera:
+    """The frames the live loop would hold, and the profiles handed to the detector."""
+
+    def __init__(self) -> None:
+        self.frame: np.ndarray | None = None
+        self.used: list[AppearanceProfile] = []
+
+
+@pytest.fixture
+def camera() -> Camera:
+    return Camera()
+
+
+@pytest.fixture
+def enrolling(service, data_dir, camera):
+    enrollment = Enrollment(data_dir, lambda: camera.frame, camera.used.append)
+    client = create_app(service, Control(data_dir), None, enrollment).test_client()
+    token = csrf(client)
+    token = client.post("/api/login", json={"pin": PIN}, headers={"X-CSRF-Token": token}).get_json()["csrf"]
+    client.enroll = lambda body=None: client.post(URL, json=body or {}, headers={"X-CSRF-Token": token})
+    return client
+
+
+@pytest.fixture(scope="module")
+def layout_photos() -> list[np.ndarray]:
+    return enrollment_photos(2, seed=7, style="b")
+
+
+def test_enroll_needs_the_pin(client):
+    response = client.post(URL, json={}, headers={"X-CSRF-Token": csrf(client)})
+    assert response.status_code == 401
+
+
+def test_a_server_without_a_camera_cannot_enroll(controller):
+    response = controller.post_json(URL)
+    assert response.status_code == 404 and "no camera" in response.get_json()["error"]
+
+
+def test_no_frame_yet_is_a_conflict(enrolling, data_dir):
+    response = enrolling.enroll()
+    assert response.status_code == 409 and "not delivered a frame" in response.get_json()["error"]
+    assert not (data_dir / "profile.json").exists()
+
+
+def test_each_photo_is_added_and_the_profile_saved_and_used(enrolling, camera, data_dir, layout_photos):
+    for count, photo in enumerate(layout_photos, start=1):
+        camera.frame = photo
+        response = enrolling.enroll()
+        assert response.status_code == 200, response.get_json()
+        assert response.get_json()["photos"] == count
+    saved = AppearanceProfile.load(data_dir / "profile.json")
+    assert len(camera.used) == 2 and np.allclose(saved.means, camera.used[-1].means, atol=1e-4)
+    camera.frame = layout_photos[0]
+    assert enrolling.enroll({"reset": True}).get_json()["photos"] == 1
+
+
+def test_a_view_without_the_layout_is_refused_and_changes_nothing(enrolling, camera, data_dir, layout_photos):
+    camera.frame = layout_photos[0]
+    assert enrolling.enroll().status_code == 200
+    before = (data_dir / "profile.json").read_bytes()
+    camera.frame = np.full_like(layout_photos[0], 90)  # an empty grey table
+    response = enrolling.enroll()
+    assert response.status_code == 422
+    assert "Lay the pieces out as the picture shows" in response.get_json()["error"]
+    assert (data_dir / "profile.json").read_bytes() == before and len(camera.used) == 1
+
+
+def test_bad_reset_flag_is_400(enrolling, camera, layout_photos):
+    camera.frame = layout_photos[0]
+    assert enrolling.enroll({"reset": "yes"}).status_code == 400
+
+
+def test_layout_picture_is_served(client):
+    response = client.get("/calibrate/layout.png")
+    assert response.status_code == 200 and response.data.startswith(b"\x89PNG")
