@@ -7,6 +7,7 @@ and only then are they published to the pages.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from dataclasses import replace
@@ -22,6 +23,8 @@ from rules.referee.events import Event
 from webui.hub import Hub
 from webui.store import GameStore
 
+log = logging.getLogger("hivecam.game")
+
 
 class GameService:
     """Owns the referee of the current game; every method is thread-safe."""
@@ -34,10 +37,13 @@ class GameService:
         self._lock = threading.RLock()
         self.camera: dict[str, Any] = {"status": "starting", "message": "opening the camera"}
         latest = store.latest()
-        if latest is None:
-            self._start(first or GameRecord("Base+MLP"))
-        else:
-            self._resume(latest)
+        if latest is not None:
+            try:
+                self._resume(latest)
+                return
+            except (ValueError, KeyError) as exc:  # a log row that no longer replays (edited by hand?)
+                log.error("game %d cannot be resumed (%s): it stays in the log; a new game begins", latest, exc)
+        self._start(first or GameRecord("Base+MLP"))
 
     # ----------------------------------------------------------------- games
     def _start(self, record: GameRecord) -> None:

@@ -10,6 +10,7 @@ event only after ``save`` returned, so what a viewer saw is always on disk.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -21,6 +22,8 @@ from rules.board import GameState
 from rules.gametype import RuleOptions
 from rules.pieces import Colour
 from rules.record import Ending, GameRecord
+
+log = logging.getLogger("hivecam.store")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -81,13 +84,41 @@ class GameStore:
     """All games in one SQLite file; safe to share between threads."""
 
     def __init__(self, path: str | Path) -> None:
+        """Open (or create) the log at ``path``. A file that is not a sound SQLite database is
+        never overwritten: it is renamed aside (``quarantined`` says where) and a new log begins."""
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
+        self.quarantined: Path | None = None
+        try:
+            self._db = self._open()
+        except sqlite3.DatabaseError as exc:
+            self.quarantined = self._set_aside(exc)
+            self._db = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            problem = db.execute("PRAGMA quick_check").fetchone()[0]
+            if problem != "ok":
+                raise sqlite3.DatabaseError(problem)
+            db.executescript(SCHEMA)
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _set_aside(self, error: sqlite3.DatabaseError) -> Path:
+        """Rename the damaged log and its WAL files to ``NAME.corrupt-TIME``; return the new name."""
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+        for suffix in ("", "-wal", "-shm"):
+            source = self.path.with_name(self.path.name + suffix)
+            if source.exists():
+                source.rename(aside.with_name(aside.name + suffix))
+        log.error("%s is damaged (%s): kept as %s, a new game log begins", self.path, error, aside)
+        return aside
 
     def close(self) -> None:
         with self._lock:

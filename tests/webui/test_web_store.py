@@ -96,3 +96,27 @@ def test_a_new_service_resumes_the_latest_game(tmp_path):
     table.service = resumed  # the table is still there: play on
     table.play("wQ wS1\\")
     assert len(resumed.snapshot()["moves"]) == 5
+
+
+def test_a_damaged_log_is_kept_aside_and_a_new_one_begins(tmp_path):
+    path = tmp_path / "log.sqlite3"
+    damaged = b"SQLite format 3\x00" + bytes(range(256)) * 20  # a header, then garbage
+    path.write_bytes(damaged)
+    store = GameStore(path)
+    assert store.quarantined is not None and store.quarantined.read_bytes() == damaged
+    assert store.quarantined.name.startswith("log.sqlite3.corrupt-")
+    game = store.create(GameRecord("Base"))
+    assert store.latest() == game and store.load(game).record.moves == []
+
+
+def test_a_game_that_no_longer_replays_is_kept_and_a_new_game_begins(tmp_path):
+    store = GameStore(tmp_path / "log.sqlite3")
+    record = GameRecord("Base", White="Ann", Black="Bob")
+    record.append("wS1")
+    broken = store.create(record)
+    store.save(broken, record, {}, [])
+    with sqlite3.connect(tmp_path / "log.sqlite3") as db:  # a hand edit: a move that cannot be played
+        db.execute("UPDATE moves SET uhp = 'wQ wS1-' WHERE game_id = ?", (broken,))
+    service = GameService(store, Hub(), RefereeConfig())
+    assert service.game_id != broken and service.snapshot()["moves"] == []
+    assert [g.id for g in store.games()] == [service.game_id, broken]
