@@ -1,51 +1,67 @@
 """The referee against every boardspace game of the shared corpus, filmed with noise.
 
-    python benchmarks/referee_bench.py [--games N] [--seed 1] [--stable 0.3] [--shared ../shared]
+    python benchmarks/referee_bench.py [--camera simulated|rendered] [--games N] [--every K]
+        [--first I] [--workers W] [--seed 1] [--stable 0.3] [--shared ../shared]
 
-Each game is played in front of a simulated 10 fps camera (``rules.referee.synthetic``):
-a hand hides the board while each move is made, the hive is now and then knocked (a
-rigid transform), some replies come before the board is still (two moves between steady
-views), and recognition flickers (a tile misread at low confidence or missed for a
-frame or two). Reported:
+Each game is played in front of a 10 fps camera: a hand hides the board while each move
+is made, the hive is now and then knocked, and some replies come before the board is
+still (two moves between steady views). The camera is either
 
-- games recorded move for move equal to the original with no human input (target 99%),
-  and legal moves flagged illegal (target 0); when the referee asks, a simulated person
-  answers with the true move, so one question does not spoil the rest of the game;
+- ``simulated`` (``rules.referee.synthetic``): perfect reads plus flicker (a tile misread
+  at low confidence or missed for a frame or two), the knock a rigid lattice transform;
+- ``rendered`` (``rendered_camera``): every frame drawn at 1280x720 by ``vision.render``
+  under one random camera pose and set of conditions per game, the moving piece carried
+  by a hand, and read by ``vision.detect``; films are lean (~0.1-0.2 s of CPU a frame).
+
+Reported:
+
+- games recorded move for move equal to the original (up to a turn of the whole board:
+  a camera has no north) with no human input (target 99%), and legal moves flagged
+  illegal, in the games and in the play after each injected move (target 0); when the
+  referee asks, a simulated person answers with the true move, so one question does not
+  spoil the rest of the game;
 - one injected illegal move per game, of each kind in turn: flagged with the right rule,
   taken back, and play followed on;
 - latency from the board becoming still to the move event: simulated (stable_seconds
-  plus frame quantisation) and the processing time of the frame that produced it.
+  plus frame quantisation), the processing time of the frame that produced it
+  (recognition included when rendered), and their sum;
+- rendered: frames drawn and the time per frame, and the peak memory.
 
-To run it on rendered frames, pass another ``camera`` (shots -> observations) to
-``film_game``/``inject``.
+Games are seeded by their index in the corpus, so ``--every``/``--first``/``--workers``
+pick and spread games without changing what each game sees; Ctrl-C reports the games
+played so far.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
+import resource
 import statistics
 import sys
 import time
 from collections import Counter
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from rules import Board, Bug, Move, Piece  # noqa: E402
 from rules.explain import Rule  # noqa: E402
-from rules.hexgrid import Hex, distance, neighbours  # noqa: E402
+from rules.hexgrid import Hex, distance, neighbours, rotate  # noqa: E402
 from rules.movegen import MOVERS, ant_moves, articulation_points, placeable_bugs  # noqa: E402
 from rules.observation import Observation  # noqa: E402
 from rules.record import GameRecord  # noqa: E402
 from rules.referee import Event, NeedsConfirmationEvent, Referee, RefereeConfig  # noqa: E402
+from rules.referee.registration import Transform  # noqa: E402
 from rules.referee.synthetic import Noise, Pace, Shot, add_noise, film, observe  # noqa: E402
 from rules.sgf import load_sgf  # noqa: E402
 
 Camera = Callable[[Iterable[Shot]], Iterable[Observation]]
-Stacks = Mapping[Hex, Sequence[Piece]]
 
 
 def noisy_camera(rng: random.Random, noise: Noise = Noise()) -> Camera:
@@ -63,9 +79,25 @@ class Run:
     processing: list[float] = field(default_factory=list)  # wall-clock s of the frame with the event
 
 
-def watch(referee: Referee, shots: Iterable[Shot], camera: Camera, truth: Sequence[str] = ()) -> Run:
+def same_game(recorded: Sequence[Move], original: Sequence[Move]) -> bool:
+    """Equal move for move, up to one turn and shift of the whole board (a camera has
+    no north: the record takes its orientation from the camera's lattice)."""
+    if len(recorded) != len(original) or not original:
+        return len(recorded) == len(original)
+    for turns in range(6):
+        q, r = rotate(recorded[0].dest, turns)
+        q0, r0 = original[0].dest
+        turn = Transform(turns, False, (q0 - q, r0 - r))
+        if all(a.piece is b.piece and (a.dest is None) == (b.dest is None)
+               and (a.dest is None or turn.apply(a.dest) == b.dest) for a, b in zip(recorded, original)):
+            return True
+    return False
+
+
+def watch(referee: Referee, shots: Iterable[Shot], camera: Camera, truth: Sequence[Move] = ()) -> Run:
     """Feed the camera's view of ``shots`` to ``referee``. When it asks, a person who
-    knows the game's MoveStrings ``truth`` picks the right candidate, if there is one."""
+    knows the game's moves ``truth`` picks the right candidate, if there is one. The
+    processing time of a frame includes its recognition (``extra["detect_seconds"]``)."""
     run = Run()
     shots = list(shots)
     occluded = True
@@ -76,7 +108,7 @@ def watch(referee: Referee, shots: Iterable[Shot], camera: Camera, truth: Sequen
     for observation in camera(shots):
         start = time.perf_counter()
         events = referee.observe(observation)
-        elapsed = time.perf_counter() - start
+        elapsed = time.perf_counter() - start + observation.extra.get("detect_seconds", 0.0)
         for event in events:
             if event.kind in ("move", "pass"):
                 settled = max((t for t in run.still_at if t <= event.time), default=event.time)
@@ -85,11 +117,18 @@ def watch(referee: Referee, shots: Iterable[Shot], camera: Camera, truth: Sequen
         run.events += events
         for event in events:
             if isinstance(event, NeedsConfirmationEvent):
-                done = len(referee.record.moves)
                 for candidate in event.candidates:
-                    if candidate.split("; ") == list(truth[done:done + candidate.count(";") + 1]):
+                    if _is_true(referee, candidate, truth):
                         run.events += referee.confirm(candidate)
+                        break
     return run
+
+
+def _is_true(referee: Referee, candidate: str, truth: Sequence[Move]) -> bool:
+    """Whether the MoveStrings ``candidate`` continue the referee's record as ``truth`` goes on."""
+    board = referee.board.copy()
+    moves = [m.move for m in referee.record.moves] + [board.push_uhp(text) for text in candidate.split("; ")]
+    return same_game(moves, truth[:len(moves)])
 
 
 def positions(board: Board) -> list[dict[Hex, list[Piece]]]:
@@ -100,8 +139,9 @@ def positions(board: Board) -> list[dict[Hex, list[Piece]]]:
 def film_game(record: GameRecord, config: RefereeConfig, rng: random.Random, pace: Pace,
               camera: Camera) -> tuple[bool, Run, Referee]:
     referee = Referee(record.game_type, record.options, config)
-    run = watch(referee, film(positions(record.board()), rng, pace), camera, [m.uhp for m in record.moves])
-    equal = [m.uhp for m in referee.record.moves] == [m.uhp for m in record.moves]
+    truth = [m.move for m in record.moves]
+    run = watch(referee, film(positions(record.board()), rng, pace), camera, truth)
+    equal = same_game([m.move for m in referee.record.moves], truth)
     return equal, run, referee
 
 
@@ -235,9 +275,12 @@ def find_injection(record: GameRecord, kind: str, rng: random.Random) -> Injecti
 
 
 def inject(record: GameRecord, injection: Injection, config: RefereeConfig, rng: random.Random,
-           pace: Pace, camera: Camera, follow: int = 3) -> tuple[Rule | None, bool]:
+           pace: Pace, camera: Camera, follow: int = 3, hold: tuple[int, int] = (12, 25)
+           ) -> tuple[Rule | None, bool, int]:
     """Resume at the injection point, show the illegal move, take it back, then play on
-    ``follow`` moves. Returns the rule flagged (None if none) and whether play went on."""
+    ``follow`` moves, each board left still for ``hold`` frames. Returns the rule flagged
+    (None if none), whether play went on, and how many illegal moves were flagged after
+    the takeback (legal moves flagged illegal)."""
     prefix = GameRecord(record.game_type, record.options)
     for entry in record.moves[:injection.ply]:
         prefix.append(entry.move)
@@ -248,20 +291,115 @@ def inject(record: GameRecord, injection: Injection, config: RefereeConfig, rng:
     shown.append(board.stacks())
     board.pop()
     shown.append(board.stacks())
-    rest = record.moves[injection.ply:injection.ply + follow]
+    end = injection.ply + follow
+    while end < len(record.moves) and record.moves[end].move.is_pass:  # the referee records a forced pass at once
+        end += 1
+    rest = record.moves[injection.ply:end]
     for entry in rest:
         board.push(entry.move)
         if not entry.move.is_pass:
             shown.append(board.stacks())
     # no fast replies, and boards left long enough for the warning to be seen and acted on
-    calm = replace(pace, fast_chance=0.0, still_frames=(12, 25))
+    calm = replace(pace, fast_chance=0.0, still_frames=hold)
     run = watch(referee, film(shown, rng, calm), camera)
     illegal = [e for e in run.events if e.kind == "illegal"]
     rule = Rule(illegal[0].rule) if illegal else None
     taken_back = any(e.kind == "takeback" for e in run.events)
+    after = next((i for i, e in enumerate(run.events) if e.kind == "takeback"), len(run.events))
     went_on = taken_back and [m.uhp for m in referee.record.moves] == [m.uhp for m in record.moves[:injection.ply]
                                                                        + rest]
-    return rule, went_on
+    return rule, went_on, sum(e.kind == "illegal" for e in run.events[after:])
+
+
+# ------------------------------------------------------------------- games
+# rendered frames cost ~0.1 s each: a lean film (a hand frame or two, the board still just
+# long enough to settle at 10 fps, stable_seconds 0.3) and injections held a little longer
+RENDERED_PACE = Pace(hand_frames=(1, 2), still_frames=(4, 6), end_frames=8)
+RENDERED_HOLD = (5, 8)
+
+
+@dataclass(frozen=True)
+class Options:
+    camera: str  # "simulated" or "rendered"
+    seed: int
+    config: RefereeConfig
+
+
+@dataclass
+class GameResult:
+    """One game filmed and one illegal move injected into it."""
+
+    name: str
+    moves: int
+    equal: bool
+    asked: list[str]  # kinds of the events that wanted a person
+    false_illegal: int  # in the film and after the injected move was taken back
+    latency: list[float]
+    processing: list[float]
+    first_question: str = ""
+    kind: str | None = None  # of the injected move (None: the game allows none)
+    right_rule: bool = False
+    went_on: bool = False
+    wrong_rule: str = ""
+    frames: int = 0
+    render_seconds: float = 0.0
+    detect_seconds: float = 0.0
+    raised: int = 0
+    cut: int = 0
+    seconds: float = 0.0
+
+
+def play_game(index: int, path: Path, options: Options) -> GameResult:
+    """Film game ``index`` of the corpus and inject its illegal move (seeded by the index)."""
+    started = time.perf_counter()
+    rng = random.Random(options.seed * 1_000_003 + index)
+    if options.camera == "rendered":
+        from rendered_camera import RenderedCamera  # numpy, OpenCV and the renderer only when asked
+
+        camera: Camera = RenderedCamera(rng.randrange(1 << 30))
+        pace, hold = RENDERED_PACE, RENDERED_HOLD
+    else:
+        camera, pace, hold = noisy_camera(rng), Pace(), (12, 25)
+    record = load_sgf(path)
+    same, run, _ = film_game(record, options.config, rng, pace, camera)
+    human = [e for e in run.events if e.kind in ("illegal", "misread", "needs_confirmation")]
+    result = GameResult(path.name, len(record.moves), same, [e.kind for e in human],
+                        sum(e.kind == "illegal" for e in run.events), run.latency, run.processing,
+                        str(human[0].to_dict()) if human else "")
+    kinds = list(KINDS)
+    for offset in range(len(kinds)):  # this game's kind, or the next one it allows
+        kind = kinds[(index + offset) % len(kinds)]
+        injection = find_injection(record, kind, rng)
+        if injection is not None:
+            rule, result.went_on, false_illegal = inject(record, injection, options.config, rng, pace, camera,
+                                                         hold=hold)
+            result.false_illegal += false_illegal
+            result.kind, result.right_rule = kind, rule is KINDS[kind][1]
+            if not result.right_rule:
+                result.wrong_rule = (f"ply {injection.ply} {kind}: {injection.move} -> "
+                                     f"{rule.value if rule else 'not flagged'}")
+            break
+    stats = getattr(camera, "stats", None)
+    if stats is not None:
+        result.frames, result.raised, result.cut = stats.frames, stats.raised, stats.cut
+        result.render_seconds, result.detect_seconds = stats.render_seconds, stats.detect_seconds
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _play(job: tuple[int, Path, Options]) -> GameResult:
+    return play_game(*job)
+
+
+def progress(done: int, total: int, result: GameResult) -> str:
+    clean = result.equal and not result.asked
+    injected = (f"{result.kind}: {'right rule' if result.right_rule else 'WRONG RULE'}, "
+                f"{'went on' if result.went_on else 'DID NOT GO ON'}") if result.kind else "no injection"
+    frames = f", {result.frames} frames" if result.frames else ""
+    return (f"[{done}/{total}] {result.name}: {result.moves} moves, "
+            f"{'exact' if clean else 'equal, asked' if result.equal else 'DIFFERS'}, "
+            f"{result.false_illegal} legal flagged illegal; {injected}{frames}, {result.seconds:.1f} s"
+            + (f"\n    first question: {result.first_question}" if result.first_question else ""))
 
 
 # ------------------------------------------------------------------- report
@@ -269,80 +407,84 @@ def percentile(values: list[float], q: float) -> float:
     return sorted(values)[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
+def report(results: list[GameResult], args: argparse.Namespace, seconds: float) -> None:
+    games = len(results)
+    clean = sum(r.equal and not r.asked for r in results)
+    equal = sum(r.equal for r in results)
+    asked = Counter(kind for r in results for kind in r.asked)
+    latency = [x for r in results for x in r.latency]
+    processing = [x for r in results for x in r.processing]
+    total = [x + y for r in results for x, y in zip(r.latency, r.processing)]
+    print(f"camera {args.camera}; games {games} (every {args.every} from game {args.first}, "
+          f"first {args.games or 'all'}), moves {sum(r.moves for r in results)}, "
+          f"stable_seconds {args.stable}, seed {args.seed}, workers {args.workers}, {seconds:.1f} s")
+    print(f"recorded move for move, no human input: {clean}/{games} = {100 * clean / games:.1f}%"
+          f"  (equal records {equal}/{games})")
+    print(f"legal moves flagged illegal: {sum(r.false_illegal for r in results)};  "
+          f"questions asked: {dict(asked) or 0}")
+    print("injected illegal moves:")
+    print(f"  {'kind':34} {'injected':>8} {'right rule':>10} {'play went on':>12}")
+    for kind in KINDS:
+        mine = [r for r in results if r.kind == kind]
+        print(f"  {kind:34} {len(mine):>8} {sum(r.right_rule for r in mine):>10} {sum(r.went_on for r in mine):>12}")
+    mine = [r for r in results if r.kind]
+    print(f"  {'total':34} {len(mine):>8} {sum(r.right_rule for r in mine):>10} {sum(r.went_on for r in mine):>12}")
+    print(f"latency board still -> move event (simulated, includes stable_seconds): "
+          f"median {statistics.median(latency):.3f} s, p95 {percentile(latency, 0.95):.3f} s, "
+          f"max {max(latency):.3f} s")
+    print(f"processing of that frame{' (recognition + referee)' if args.camera == 'rendered' else ''}: "
+          f"median {1000 * statistics.median(processing):.2f} ms, "
+          f"p95 {1000 * percentile(processing, 0.95):.2f} ms, max {1000 * max(processing):.2f} ms")
+    print(f"total board still -> event (simulated + processing): median {statistics.median(total):.3f} s, "
+          f"p95 {percentile(total, 0.95):.3f} s, max {max(total):.3f} s")
+    frames = sum(r.frames for r in results)
+    if frames:
+        print(f"frames rendered and recognised: {frames}; per frame: render "
+              f"{1000 * sum(r.render_seconds for r in results) / frames:.1f} ms, recognition "
+              f"{1000 * sum(r.detect_seconds for r in results) / frames:.1f} ms; camera raised to see the "
+              f"whole hive in {sum(r.raised for r in results)} films, hive cut off in {sum(r.cut for r in results)}")
+    peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    print(f"peak RSS of one process: {peak / 1024:.0f} MB")
+    for r in results:
+        if not (r.equal and not r.asked):
+            print(f"  {r.name}: {'differs' if not r.equal else 'asked'} {r.first_question}")
+    for r in results:
+        if r.wrong_rule:
+            print(f"  {r.name} {r.wrong_rule}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=0, help="only the first N games (0: all)")
+    parser.add_argument("--camera", choices=("simulated", "rendered"), default="simulated",
+                        help="observations from the simulated camera, or rendered frames through vision.detect")
+    parser.add_argument("--games", type=int, default=0, help="only the first N games chosen (0: all)")
+    parser.add_argument("--every", type=int, default=1, help="only every Nth game of the corpus")
+    parser.add_argument("--first", type=int, default=0, help="... starting from this one (0-based)")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing games in parallel")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--stable", type=float, default=0.3, help="stable_seconds")
     parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
     args = parser.parse_args()
     files = sorted((args.shared / "corpus" / "boardspace-sgf").glob("*.sgf"))
+    jobs = list(enumerate(files))[args.first::args.every]
     if args.games:
-        files = files[:args.games]
-    if not files:
+        jobs = jobs[:args.games]
+    if not jobs:
         print(f"no games found under {args.shared / 'corpus' / 'boardspace-sgf'}")
         return 1
-    config = RefereeConfig(stable_seconds=args.stable)
-    pace, noise = Pace(), Noise()
-    rng = random.Random(args.seed)
-    camera = noisy_camera(rng, noise)
-    equal = clean = false_illegal = moves = 0
-    asked: Counter[str] = Counter()
-    failures: list[str] = []
-    latency: list[float] = []
-    processing: list[float] = []
-    kinds = list(KINDS)
-    flagged: Counter[str] = Counter()
-    continued: Counter[str] = Counter()
-    injected: Counter[str] = Counter()
-    wrong_rules: list[str] = []
+    options = Options(args.camera, args.seed, RefereeConfig(stable_seconds=args.stable))
     started = time.perf_counter()
-    for index, path in enumerate(files):
-        record = load_sgf(path)
-        same, run, referee = film_game(record, config, rng, pace, camera)
-        human = [e for e in run.events if e.kind in ("illegal", "misread", "needs_confirmation")]
-        asked.update(e.kind for e in human)
-        false_illegal += sum(e.kind == "illegal" for e in run.events)
-        moves += len(record.moves)
-        equal += same
-        clean += same and not human
-        if not (same and not human):
-            failures.append(f"{path.name}: {'differs' if not same else 'asked'} "
-                            f"{[e.to_dict() for e in human][:1]}")
-        latency += run.latency
-        processing += run.processing
-        for offset in range(len(kinds)):  # this game's kind, or the next one it allows
-            kind = kinds[(index + offset) % len(kinds)]
-            injection = find_injection(record, kind, rng)
-            if injection is not None:
-                break
-        else:
-            continue
-        rule, went_on = inject(record, injection, config, rng, pace, camera)
-        injected[kind] += 1
-        flagged[kind] += rule is KINDS[kind][1]
-        continued[kind] += went_on
-        if rule is not KINDS[kind][1]:
-            wrong_rules.append(f"{path.name} ply {injection.ply} {kind}: {injection.move} -> "
-                               f"{rule.value if rule else 'not flagged'}")
-    seconds = time.perf_counter() - started
-    games = len(files)
-    print(f"games {games}, moves {moves}, stable_seconds {args.stable}, seed {args.seed}, {seconds:.1f} s")
-    print(f"recorded move for move, no human input: {clean}/{games} = {100 * clean / games:.1f}%"
-          f"  (equal records {equal}/{games})")
-    print(f"legal moves flagged illegal: {false_illegal};  questions asked: {dict(asked) or 0}")
-    print("injected illegal moves:")
-    print(f"  {'kind':34} {'injected':>8} {'right rule':>10} {'play went on':>12}")
-    for kind in kinds:
-        print(f"  {kind:34} {injected[kind]:>8} {flagged[kind]:>10} {continued[kind]:>12}")
-    print(f"  {'total':34} {sum(injected.values()):>8} {sum(flagged.values()):>10} {sum(continued.values()):>12}")
-    print(f"latency board still -> move event (simulated, includes stable_seconds): "
-          f"median {statistics.median(latency):.3f} s, p95 {percentile(latency, 0.95):.3f} s, "
-          f"max {max(latency):.3f} s")
-    print(f"processing of that frame: median {1000 * statistics.median(processing):.2f} ms, "
-          f"p95 {1000 * percentile(processing, 0.95):.2f} ms, max {1000 * max(processing):.2f} ms")
-    for line in failures[:10] + wrong_rules[:10]:
-        print("  " + line)
+    results: list[GameResult] = []
+    work = [(index, path, options) for index, path in jobs]
+    try:
+        with multiprocessing.Pool(args.workers) if args.workers > 1 else nullcontext() as pool:
+            for result in (pool.imap(_play, work) if pool else map(_play, work)):
+                results.append(result)
+                print(progress(len(results), len(work), result), flush=True)
+    except KeyboardInterrupt:  # report the games played so far (imap keeps them in order)
+        print(f"INTERRUPTED: partial report of the first {len(results)} of {len(work)} games chosen")
+    if results:
+        report(results, args, time.perf_counter() - started)
     return 0
 
 

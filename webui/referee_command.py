@@ -4,7 +4,7 @@
 
 Every event is appended to ``--events`` as one JSON line the moment it happens; the PGN
 is rewritten (atomically) after each recorded move and at the end. Video files and image
-folders are timed by ``--fps``; live cameras by the clock.
+folders are timed by ``--fps``; live cameras and the demo (``--source demo``) by the clock.
 """
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ from webui.serve_command import load_camera, load_profile
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--source", required=True, help="picamera, usb:N, a video file or URL, a folder, demo")
+    parser.add_argument("--source", required=True,
+                        help="picamera, usb:N, a video file or URL, a folder, demo (the built-in game, in real time)")
     parser.add_argument("--events", type=Path, help="JSON-lines file to append every event to")
     parser.add_argument("--pgn", type=Path, help="Hive PGN file of the game (rewritten after each move)")
-    parser.add_argument("--game-type", default="Base+MLP")
+    parser.add_argument("--game-type", default="Base+MLP", help="(the demo has its own)")
     parser.add_argument("--white", default="")
     parser.add_argument("--black", default="")
     parser.add_argument("--profile", help="appearance profile of your set")
@@ -48,11 +49,18 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         config = RefereeConfig(stable_seconds=args.stable_seconds, illegal_move_limit=args.illegal_move_limit)
-        referee = Referee(args.game_type, config=config)
-        referee.record.set_tag("White", args.white)
-        referee.record.set_tag("Black", args.black)
         detector = Detector(load_profile(args.profile), load_camera(args.camera_file))
-        source = open_source(args.source, fps=0)
+        if args.source == "demo":  # the shipped demo game played once in real time, as ``hivecam serve`` shows it
+            from webui.demo import DemoTable, demo_players  # the renderer loads only for the demo
+
+            source = DemoTable(loop=False).open()
+            game_type, options, white, black = demo_players(source.record)
+        else:
+            source = open_source(args.source, fps=0)
+            game_type, options, white, black = args.game_type, None, "", ""
+        referee = Referee(game_type, options, config)
+        referee.record.set_tag("White", args.white or white)
+        referee.record.set_tag("Black", args.black or black)
     except (OSError, ValueError, SourceError) as exc:
         print(f"hivecam referee: {exc}", file=sys.stderr)
         return 2

@@ -15,9 +15,9 @@ class RefereeConfig:
     the game, e.g. 3 in tournaments; None only warns. ``min_confidence``: reads below it
     are unsure (only their presence counts unless a person confirms). ``allow_mirror``:
     also try mirror-image registrations (a camera seeing the table through a mirror).
-    ``misread_after_seconds``: how long a view that no move explains, legal or illegal
-    (e.g. a piece missing: lifted by a hand the camera did not flag), must stay before it
-    is reported as a misread.
+    ``misread_after_seconds``: how long the steady views must go unexplained by any move,
+    legal or illegal (e.g. a piece missing: lifted by a hand the camera did not flag, or
+    hidden while play goes on), before the view is reported as a misread.
     """
 
     stable_seconds: float = 0.3

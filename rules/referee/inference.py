@@ -86,6 +86,8 @@ def _ranked_transforms(scene: Scene, reference: Mapping[Hex, Label], current: Tr
         firsts = [Transform(base.turns, base.mirror, (-q, -r)) for q, r in map(turned.apply, scene)]
         return [(t, 0) for t in dict.fromkeys(firsts or [base])]
     votes = candidate_transforms(labels(scene), reference, allow_mirror)
+    if len(reference) == 1:  # a lone piece looks the same however it is turned: keep the frame's turn
+        votes = Counter({t: v for t, v in votes.items() if (t.turns, t.mirror) == (base.turns, base.mirror)}) or votes
     if current is not None:
         votes.setdefault(current, 0)
         held = votes[current]

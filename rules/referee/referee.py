@@ -86,6 +86,7 @@ class Referee:
         self._pending: _Pending | None = None
         self._judged: frozenset | None = None  # signature of the last steady view judged
         self._retry_at: float | None = None  # when to report the judged view as a misread
+        self._unexplained_since: float | None = None  # when the board stopped making sense
         self._reason: str | None = None  # why a declared game ended
         self._time = 0.0
 
@@ -118,16 +119,18 @@ class Referee:
             return events
         self._judged, self._retry_at = frame.signature, None
         assert frame.view is not None and frame.since is not None
-        events += self._judge(scene_of(frame.view, self.config.min_confidence), frame.since, final=retry)
+        events += self._judge(scene_of(frame.view, self.config.min_confidence), frame.since)
         return events
 
-    def _judge(self, scene: Scene, since: float, final: bool) -> list[Event]:
+    def _judge(self, scene: Scene, since: float) -> list[Event]:
         verdict = judge(self.board, scene, self._accepted, self._transform, self.config.allow_mirror)
+        if not isinstance(verdict, Misread):
+            self._unexplained_since = None
         if isinstance(verdict, Explained):
             return self._explained(verdict, scene, since)
         if isinstance(verdict, Attempt):
             return self._illegal(verdict, scene, since)
-        return self._misread(verdict, scene, since, final)
+        return self._misread(verdict, scene, since)
 
     def _explained(self, verdict: Explained, scene: Scene, since: float) -> list[Event]:
         candidates = verdict.candidates
@@ -181,9 +184,14 @@ class Referee:
                                     Ending.ADJUDICATION, "illegal-move limit")
         return events
 
-    def _misread(self, misread: Misread, scene: Scene, since: float, final: bool) -> list[Event]:
-        if not final:  # maybe a piece still in a hand, or flicker: look again later
-            self._retry_at = since + self.config.misread_after_seconds
+    def _misread(self, misread: Misread, scene: Scene, since: float) -> list[Event]:
+        """Report ``misread`` once the board has made no sense for ``misread_after_seconds``
+        (through however many views: the game goes on while a piece is misread)."""
+        if self._unexplained_since is None:
+            self._unexplained_since = since
+        due = self._unexplained_since + self.config.misread_after_seconds
+        if self._time < due:  # maybe a piece still in a hand, or flicker: look again later
+            self._retry_at = due
             return []
         pending = self._pending
         if isinstance(pending, _Misread) and pending.event.message == misread.message:

@@ -22,8 +22,10 @@ Signature = frozenset[tuple[int, int, str, str]]
 
 
 def signature(observation: Observation) -> Signature:
-    """What must stay the same for a view to be steady: where each tile is and its read."""
-    return frozenset((t.q, t.r, t.colour.value, t.bug.value) for t in observation.tiles)
+    """What must stay the same for a view to be steady: where each tile is and its read,
+    up to a shift of the observer's lattice (which may be anchored afresh in every frame)."""
+    q0, r0 = min((t.cell for t in observation.tiles), default=(0, 0))
+    return frozenset((t.q - q0, t.r - r0, t.colour.value, t.bug.value) for t in observation.tiles)
 
 
 @dataclass

@@ -54,17 +54,15 @@ def test_the_legal_moves_settle_an_unsure_read(table) -> None:
     assert kinds(events) == ["move"]
 
 
-def test_bump_and_move_at_once_with_one_piece_down_is_ambiguous(table) -> None:
+def test_bump_and_move_at_once_with_one_piece_down_keeps_the_frame(table) -> None:
+    """A lone piece turned on the spot looks the same: the turn of the bump cannot be
+    seen, and does not matter (the game is the same turned), so the referee keeps its
+    frame rather than ask which of six equivalent directions the piece went."""
     t = table("wS1")
     t.bump(Transform(1, False, (3, 3)))
-    events = t.turn("bS1 wS1-")
-    assert kinds(events) == ["needs_confirmation"]
-    question = of(events, "needs_confirmation")[0]
-    assert len(question.candidates) == 6 and "bS1 wS1-" in question.candidates
-    assert "more than one move" in question.reason
-    t.referee.confirm("bS1 wS1-")
-    assert kinds(t.turn("wQ -wS1")) == ["move"]  # the chosen registration is kept
-    assert uhps(t.referee) == ["wS1", "bS1 wS1-", "wQ -wS1"]
+    assert kinds(t.turn("bS1 wS1-")) == ["move"]
+    assert kinds(t.turn("wQ -wS1")) == ["move"]
+    assert uhps(t.referee) == ["wS1", "bS1 wS1\\", "wQ \\wS1"]  # the game turned by a sixth
 
 
 def test_confirm_without_a_question_is_an_error(table) -> None:

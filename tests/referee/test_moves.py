@@ -86,6 +86,20 @@ def test_a_piece_gone_for_long_is_a_misread_and_its_return_clears_it(table) -> N
     assert t.referee.snapshot()["pending"] is None
 
 
+def test_a_piece_missed_while_play_goes_on_is_a_misread(table) -> None:
+    """No view lasts misread_after_seconds, but the board has made no sense for that long
+    (the rendered benchmark: a tile hidden behind a tall stack while the game went on)."""
+    t = table(*OPENING, config=RefereeConfig(stable_seconds=0.3, misread_after_seconds=1.0))
+    reported = []
+    for move in ("wA1 -wQ", "bA1 bQ-", "wA2 /wQ"):  # 0.9 s a move; the black Queen unseen
+        assert kinds(t.hand()) == []
+        t.play(move)
+        events = t.still(tiles=tuple(s for s in t.seen() if (s.colour, s.bug) != (Colour.BLACK, Bug.QUEEN)))
+        reported.append(kinds(events))
+    assert reported == [[], ["misread"], ["misread"]]  # once over 1 s, and again as the view changes
+    assert t.referee.snapshot()["pending"]["kind"] == "misread"
+
+
 def test_bumped_hive_is_registered_again(table) -> None:
     t = table(*OPENING)
     t.bump(Transform(5, False, (-2, 3)))

@@ -54,7 +54,7 @@ def game_frames(game_string: str, seed: int = 0, hand_frames: int = 3, rest_fram
             before = {c: [p for p in s if p is not moved] for c, s in steps[index - 1][0].items()}
             before = {c: s for c, s in before.items() if s}
             target = next(c for c, s in position.items() if s[-1] is moved)
-            start = _start_point(steps[index - 1][0], moved, pitch, rng)
+            start = start_point(steps[index - 1][0], moved, pitch, rng)
             goal = cell_centre_mm(target, pitch) + bump
             for k in range(hand_frames):
                 t = (k + 1) / hand_frames
@@ -70,7 +70,7 @@ def game_frames(game_string: str, seed: int = 0, hand_frames: int = 3, rest_fram
             yield frame, GameFrameInfo(index, False, truth)
 
 
-def _start_point(position: Position, piece: Piece, pitch: float, rng: np.random.Generator) -> np.ndarray:
+def start_point(position: Position, piece: Piece, pitch: float, rng: np.random.Generator) -> np.ndarray:
     """Where the hand picks ``piece`` up: its cell, or beside the hive when it comes from the hand."""
     for cell, stack in position.items():
         if stack and stack[-1] is piece:

@@ -1,0 +1,161 @@
+"""A camera for the referee benchmark that renders every shot and recognises the frame.
+
+``RenderedCamera`` turns ``rules.referee.synthetic`` shots into observations as the real
+pipeline would: each shot is drawn at 1280x720 by ``vision.render`` under one random pose
+and set of conditions per game (every frame with its own noise seed) and read by
+``vision.detect.Detector``. While a shot is occluded a hand carries the moved piece from
+where it was (or from beside the hive) to where it goes. A shot's registration
+``transform`` (an arbitrary lattice map) is not drawn; a change of it is a knock instead:
+the whole hive slides a few millimetres.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Iterable, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from rules.hexgrid import Hex
+from rules.observation import Observation
+from rules.pieces import Piece
+from rules.referee.synthetic import Shot
+from vision.detect import Detector
+from vision.render.camera import HEIGHT, WIDTH, SyntheticCamera
+from vision.render.game import start_point
+from vision.render.scene import GAP_MM, TILE_SIZES, cell_centre_mm, random_conditions, render_position
+
+Stacks = Mapping[Hex, Sequence[Piece]]
+MAX_HEIGHT_MM = 800.0  # top of the camera heights hivecam must cope with
+KNOCK_MM = 5.0  # standard deviation of the hive's slide when it is knocked
+
+
+@lru_cache(maxsize=1)
+def detector() -> Detector:
+    """One detector per process."""
+    return Detector()
+
+
+@dataclass
+class FrameStats:
+    """What the camera cost: frames drawn, seconds spent drawing and recognising them."""
+
+    frames: int = 0
+    render_seconds: float = 0.0
+    detect_seconds: float = 0.0
+    raised: int = 0  # films whose camera was raised above its drawn height to see the whole hive
+    cut: int = 0  # films whose hive did not fit in the view even at MAX_HEIGHT_MM
+
+
+@dataclass(frozen=True)
+class _Path:
+    """A piece carried by hand over the rest of the position, from ``start`` to ``end`` (table mm)."""
+
+    piece: Piece
+    lifted: dict[Hex, list[Piece]]
+    start: np.ndarray
+    end: np.ndarray
+
+
+class RenderedCamera:
+    """Shots in, observations out (``Observation.extra["detect_seconds"]`` is the recognition time)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.base = random_conditions(self.rng, tile_size="standard", bump_mm=(0.0, 0.0))
+        flats, self.thickness = TILE_SIZES[self.base.tile_size]
+        self.pitch = flats + GAP_MM
+        self.stats = FrameStats()
+
+    def __call__(self, shots: Iterable[Shot]) -> Iterator[Observation]:
+        shots = list(shots)
+        camera = self._aim(shots)
+        bump = np.zeros(2)
+        before: Stacks = {}  # the position the hand is changing
+        path: _Path | None = None
+        previous: Shot | None = None
+        for shot, (step, steps) in zip(shots, _hand_steps(shots)):
+            if previous is not None and shot.transform != previous.transform:
+                bump = bump + self.rng.normal(0, KNOCK_MM, 2)
+            if previous is not None and shot.stacks is not previous.stacks:
+                before = previous.stacks
+            if shot.occluded and step == 0:
+                path = self._path(before, shot.stacks)
+            previous = shot
+            started = time.perf_counter()
+            conditions = replace(self.base, hand=shot.occluded, bump_mm=(float(bump[0]), float(bump[1])),
+                                 seed=int(self.rng.integers(1 << 30)))
+            if shot.occluded and path is not None:
+                at = path.start + (path.end - path.start) * (step + 1) / steps + bump
+                frame, _ = render_position(path.lifted, conditions, carried=path.piece, camera=camera,
+                                           hand_at=(float(at[0]), float(at[1])))
+            else:
+                frame, _ = render_position(_copy(shot.stacks), conditions, camera=camera)
+            detect_start = time.perf_counter()
+            observation = detector().detect(frame, shot.timestamp)
+            done = time.perf_counter()
+            observation.extra["detect_seconds"] = done - detect_start
+            self.stats.frames += 1
+            self.stats.render_seconds += detect_start - started
+            self.stats.detect_seconds += done - detect_start
+            yield observation
+
+    def _path(self, before: Stacks, after: Stacks) -> _Path | None:
+        """How the hand goes from ``before`` to ``after``: None if no piece moved."""
+        moved = _moved(before, after)
+        if moved is None:
+            return None
+        piece, goal = moved
+        lifted = {c: [p for p in s if p is not piece] for c, s in before.items()}
+        start = start_point(_copy(before), piece, self.pitch, self.rng)
+        return _Path(piece, {c: s for c, s in lifted.items() if s}, start, cell_centre_mm(goal, self.pitch))
+
+    def _aim(self, shots: Sequence[Shot]) -> SyntheticCamera:
+        """The camera at the drawn pose aimed at the middle of every cell the film uses,
+        raised (up to MAX_HEIGHT_MM) until all of them are in view."""
+        cells = {cell for shot in shots for cell in shot.stacks}
+        centres = np.array([cell_centre_mm(c, self.pitch) for c in cells]) if cells else np.zeros((1, 2))
+        target = (centres.min(axis=0) + centres.max(axis=0)) / 2
+        angles = np.radians(np.arange(0, 360, 30))
+        ring = self.pitch * 0.6 * np.stack([np.cos(angles), np.sin(angles)], axis=1)
+        rim = (centres[:, None, :] + ring).reshape(-1, 2)
+        points = np.column_stack([rim, np.full(len(rim), -2 * self.thickness)])
+        height = self.base.height_mm
+        while True:
+            camera = SyntheticCamera.looking_at(target, height, self.base.tilt_deg, self.base.azimuth_deg,
+                                                self.base.yaw_deg, self.base.k1)
+            px = camera.project(points)
+            inside = bool(((px >= 0) & (px < [WIDTH, HEIGHT])).all())
+            if inside or height >= MAX_HEIGHT_MM:
+                self.stats.raised += height > self.base.height_mm
+                self.stats.cut += not inside
+                return camera
+            height = min(MAX_HEIGHT_MM, height + 25.0)
+
+
+def _hand_steps(shots: Sequence[Shot]) -> Iterator[tuple[int, int]]:
+    """For each shot: its index in its run of occluded shots of one position, and the run's length."""
+    index = 0
+    while index < len(shots):
+        end = index + 1
+        if shots[index].occluded:
+            while end < len(shots) and shots[end].occluded and shots[end].stacks is shots[index].stacks:
+                end += 1
+        for step in range(end - index):
+            yield step, end - index
+        index = end
+
+
+def _moved(before: Stacks, after: Stacks) -> tuple[Piece, Hex] | None:
+    """The piece that is somewhere else in ``after`` (on top of its stack there) and where."""
+    where = {p: c for c, s in before.items() for p in s}
+    for cell, stack in after.items():
+        if where.get(stack[-1]) != cell:
+            return stack[-1], cell
+    return None
+
+
+def _copy(stacks: Stacks) -> dict[Hex, list[Piece]]:
+    return {cell: list(stack) for cell, stack in stacks.items()}
