@@ -78,12 +78,18 @@ class AppearanceProfile:
         shrunk = (1 - SHRINKAGE) * covariance + SHRINKAGE * np.diag(np.diag(covariance) + 1e-3)
         return cls(means, centre, scale, np.linalg.inv(shrunk), note)
 
-    def classify(self, features: np.ndarray, colour: Colour) -> tuple[Bug, float]:
-        """The most likely creature on a tile of ``colour`` and its posterior probability."""
+    def classify(self, features: np.ndarray, colour: Colour, only: np.ndarray | None = None) -> tuple[Bug, float]:
+        """The most likely creature on a tile of ``colour`` and its posterior probability.
+
+        ``only`` (feature indices) restricts the decision to those features, e.g. the ones a
+        partly hidden tile top still shows right.
+        """
         x = (np.asarray(features) - self.centre) / self.scale
         rows = [i for i, (c, _) in enumerate(CLASSES) if c is colour]
-        diff = self.means[rows] - x
-        distance = np.einsum("ij,jk,ik->i", diff, self.precision, diff)
+        diff, precision = self.means[rows] - x, self.precision
+        if only is not None:  # the marginal of the class Gaussians over those features
+            diff, precision = diff[:, only], np.linalg.inv(np.linalg.inv(precision)[np.ix_(only, only)])
+        distance = np.einsum("ij,jk,ik->i", diff, precision, diff)
         logits = -0.5 * (distance - distance.min())
         posterior = np.exp(logits) / np.exp(logits).sum()
         best = int(np.argmax(posterior))

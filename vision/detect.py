@@ -15,16 +15,19 @@ from calibration.appearance import AppearanceProfile, default_profile
 from calibration.camera import CameraModel
 from rules.hexgrid import OFFSETS
 from rules.observation import Observation, TileSighting
-from vision.features import glyph_features, rectified_crop
-from vision.locate import Located, locate_tiles
+from vision.features import COLOUR_FEATURES, crop_mask, glyph_features, hidden_share, rectified_crop
+from vision.locate import Located, LocatedTile, locate_tiles
 from vision.segment import FOREGROUND_SCALE
 
 OCCLUDER_TILE_FRACTION = 0.5  # an unexplained blob this big (in tile faces) hides tiles
 EMPTY_VIEW_BLOB = 0.01  # with no tile in view, this share of non-table pixels means something blocks it
 OCCLUDER_REACH = 2.5  # ... when it comes within this many pitches of a tile
-# a tile with its sides and shadow, in axial units: the cell's corners (between neighbour
-# directions k and k+1) pushed out to 0.78 pitch from the centre
-TILE_OUTLINE = np.array([np.add(OFFSETS[k], OFFSETS[(k + 1) % 6]) / 3 for k in range(6)]) * 0.78 * np.sqrt(3)
+MOSTLY_HIDDEN = 0.25  # with this share of its glyph hidden, a tile is judged by its ink colour alone
+OVERHANG_REACH = 2.5  # pitches: a taller stack farther away than this cannot hide a tile top
+CELL_CORNERS = np.array([np.add(OFFSETS[k], OFFSETS[(k + 1) % 6]) / 3 for k in range(6)])  # axial units
+# a tile with its sides and shadow: the cell's corners pushed out to 0.78 pitch from the centre
+TILE_OUTLINE = CELL_CORNERS * 0.78 * np.sqrt(3)
+OVERHANG_OUTLINE = CELL_CORNERS * 1.05  # a taller stack's tile with its blurred edge
 
 
 class Detector:
@@ -41,13 +44,34 @@ class Detector:
         located = locate_tiles(frame)
         sightings = []
         for tile in located.tiles:
-            features = glyph_features(rectified_crop(frame, tile.centre, tile.basis))
-            bug, confidence = self.profile.classify(features, tile.colour)
+            centre, polygons = tile.centre, overhangs(tile, located)
+            hidden = crop_mask(polygons, centre, tile.basis)
+            if hidden is not None:  # the blob is the visible part only: the lattice knows the centre better
+                centre = located.lattice.lifted(tile.level - 1).pixel(tile.cell)
+                hidden = crop_mask(polygons, centre, tile.basis)
+            features = glyph_features(rectified_crop(frame, centre, tile.basis), hidden)
+            only = COLOUR_FEATURES if hidden_share(hidden) > MOSTLY_HIDDEN else None  # too little shape left
+            bug, confidence = self.profile.classify(features, tile.colour, only)
             q, r = tile.cell
             sightings.append(TileSighting(q, r, tile.colour, bug, confidence, tile.level,
                                           (float(tile.centre[0]), float(tile.centre[1]))))
         occluded = occluder_near_hive(located)
         return Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), occluded, timestamp)
+
+
+def overhangs(tile: LocatedTile, located: Located) -> list[np.ndarray]:
+    """Frame polygons of the parts of taller stacks that rise above ``tile``'s top: they may hide some of it."""
+    pitch = float(np.linalg.norm(tile.basis, axis=1).mean())
+    polygons = []
+    for other in (t for t in located.tiles if t.level > tile.level):
+        if np.linalg.norm(other.centre - tile.centre) > OVERHANG_REACH * pitch:
+            continue
+        top, low = located.lattice.lifted(other.level - 1), located.lattice.lifted(tile.level - 1)
+        shift = other.centre - top.pixel(other.cell)  # the tile as laid, not as the lattice expects it
+        corners = np.asarray(other.cell) + OVERHANG_OUTLINE
+        prism = np.vstack([top.pixels(corners), low.pixels(corners)]) + shift
+        polygons.append(cv2.convexHull(prism.astype(np.float32)).reshape(-1, 2))
+    return polygons
 
 
 def occluder_near_hive(located: Located) -> bool:

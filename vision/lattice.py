@@ -5,6 +5,8 @@ Neighbouring centres differ by one of six lattice steps. The dominant step direc
 neighbour offsets (this absorbs the foreshortening of a tilted camera). Coordinates are
 spread from one tile over the neighbour graph, then a lattice-to-pixel homography fitted to
 all of them re-assigns every tile by rounding, which also places tiles with no neighbour.
+Where stack tops lie (the image of the table's normal) comes from the camera pose fitted to
+the same centres with an assumed pinhole camera.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ STEPS = np.array(OFFSETS, np.float64)  # axial neighbour offsets, clockwise from
 
 
 TILE_THICKNESS_PITCH = 0.31  # tile thickness / centre spacing (12 / 38.8 standard, 8 / 25.8 pocket)
+PERSPECTIVE_TILES = 6  # with fewer tiles, the fit is affine and the camera taken to face the table
 ASSUMED_HFOV_DEG = 66.0  # without intrinsics: Raspberry Pi Camera Module 3, principal point at the centre
 
 
@@ -31,7 +34,7 @@ class Lattice:
 
     ``up`` is the image of the lattice plane's normal at the same scale, so the plane lifted
     ``dz`` pitches towards the camera maps by the homography with ``dz * up`` added to its
-    last column (zero when the perspective could not be recovered).
+    last column (as for a camera facing the table square on when too few tiles show its tilt).
     """
 
     homography: np.ndarray  # 3x3: (q + r/2, r*sqrt(3)/2, 1) -> pixel
@@ -111,6 +114,17 @@ def fit_lattice(centres: np.ndarray, pitch_guess: float, frame_size: tuple[int, 
     return lattice, [(int(q), int(r)) for q, r in cells]
 
 
+def refit_flat(lattice: Lattice, centres: np.ndarray, cells: list[Hex], frame_size: tuple[int, int]) -> Lattice:
+    """``lattice`` fitted again to the centres (N, 2) of tiles known to lie on the table, in ``cells``.
+
+    Stack tops sit nearer the camera than their cells' table-level centres: left in, they
+    pull the fit (and the recovered pose) towards them.
+    """
+    cells = np.asarray(cells, np.int64).reshape(-1, 2)
+    basis = lattice.basis(tuple(cells.mean(axis=0)))
+    return _fit_homography(np.asarray(centres, np.float64).reshape(-1, 2), cells, basis, frame_size, robust=False)
+
+
 def _neighbour_pairs(centres: np.ndarray, pitch: float) -> tuple[np.ndarray, np.ndarray]:
     diff = centres[None, :, :] - centres[:, None, :]
     dist = np.linalg.norm(diff, axis=2)
@@ -177,32 +191,55 @@ def _spread_coordinates(centres: np.ndarray, basis: np.ndarray) -> np.ndarray:
     return cells
 
 
-def _with_up(homography: np.ndarray, focal: float, centre: tuple[float, float]) -> Lattice:
-    """Recover the plane normal's image from ``homography = s K [r1 r2 t]`` with a pinhole ``K``."""
-    k = np.array([[focal, 0, centre[0]], [0, focal, centre[1]], [0, 0, 1.0]])
-    columns = np.linalg.inv(k) @ homography
-    scale = float(np.sqrt(np.linalg.norm(columns[:, 0]) * np.linalg.norm(columns[:, 1])))
-    r1, r2, t = columns[:, 0] / scale, columns[:, 1] / scale, columns[:, 2] / scale
-    normal = np.cross(r1, r2)
-    normal /= np.linalg.norm(normal)
-    if normal @ t > 0:  # make it point from the plane towards the camera (the origin)
-        normal = -normal
+def _intrinsics(frame_size: tuple[int, int]) -> np.ndarray:
+    """The assumed pinhole camera matrix for a frame of ``frame_size`` (width, height)."""
+    width, height = frame_size
+    focal = width / 2 / np.tan(np.radians(ASSUMED_HFOV_DEG / 2))
+    return np.array([[focal, 0, width / 2], [0, focal, height / 2], [0, 0, 1.0]])
+
+
+def _posed(homography: np.ndarray, plane: np.ndarray, centres: np.ndarray, k: np.ndarray) -> Lattice:
+    """``homography`` with the plane normal's image from the camera pose that best explains the centres.
+
+    The pose (a rotation and a shift, IPPE) is fitted with the lattice plane kept flat and
+    square, which pins the normal far better than decomposing the looser homography does.
+    """
+    if len(plane) < 4:
+        return _facing(homography, k)
+    objects = np.column_stack([plane, np.zeros(len(plane))])
+    count, rotations, shifts, errors = cv2.solvePnPGeneric(objects, centres.astype(np.float64), k, None,
+                                                           flags=cv2.SOLVEPNP_IPPE)
+    if not count:
+        return _facing(homography, k)
+    best = int(np.argmin(np.ravel(errors)))
+    rotation, shift = cv2.Rodrigues(rotations[best])[0], shifts[best].ravel()
+    pose = k @ np.column_stack([rotation[:, 0], rotation[:, 1], shift])
+    scale = float((homography * pose).sum() / (pose * pose).sum())  # homography ~ scale * pose
+    normal = rotation[:, 2] if rotation[:, 2] @ shift < 0 else -rotation[:, 2]  # towards the camera
     return Lattice(homography, scale * (k @ normal))
 
 
+def _facing(homography: np.ndarray, k: np.ndarray) -> Lattice:
+    """``homography`` with the plane taken to face the camera square on (too few tiles to tell its tilt)."""
+    columns = np.linalg.inv(k) @ homography
+    scale = float(np.sqrt(np.linalg.norm(columns[:, 0]) * np.linalg.norm(columns[:, 1])))
+    return Lattice(homography, scale * (k @ np.array([0.0, 0.0, -1.0])))
+
+
 def _fit_homography(centres: np.ndarray, cells: np.ndarray, basis: np.ndarray,
-                    frame_size: tuple[int, int]) -> Lattice:
+                    frame_size: tuple[int, int], robust: bool = True) -> Lattice:
+    """The lattice through ``centres`` in ``cells``; ``robust`` (RANSAC) while some cells may be wrong."""
     plane = np.column_stack([cells[:, 0] + cells[:, 1] / 2, cells[:, 1] * SQRT3 / 2]).astype(np.float64)
     distinct = np.unique(cells, axis=0)
-    width, height = frame_size
-    focal = width / 2 / np.tan(np.radians(ASSUMED_HFOV_DEG / 2))
-    if len(distinct) >= 6 and np.linalg.matrix_rank(plane - plane.mean(axis=0)) == 2:
+    k = _intrinsics(frame_size)
+    if len(distinct) >= PERSPECTIVE_TILES and np.linalg.matrix_rank(plane - plane.mean(axis=0)) == 2:
         pitch = float(np.linalg.norm(basis, axis=1).mean())
-        homography, _ = cv2.findHomography(plane, centres, cv2.RANSAC, 0.3 * pitch)
+        homography, inliers = cv2.findHomography(plane, centres, cv2.RANSAC if robust else 0, 0.3 * pitch)
         if homography is not None:
-            return _with_up(homography, focal, (width / 2, height / 2))
+            inliers = inliers.ravel() > 0
+            return _posed(homography, plane[inliers], centres[inliers], k)
     # too few tiles for perspective: an affine map with the fitted basis, anchored on the mean
     to_plane = np.array([[1.0, 0.5], [0.0, SQRT3 / 2]])  # axial -> lattice plane
     linear = basis.T @ np.linalg.inv(to_plane)  # lattice plane -> pixel
     shift = (centres - plane @ linear.T).mean(axis=0)
-    return _with_up(np.vstack([np.column_stack([linear, shift]), [0, 0, 1]]), focal, (width / 2, height / 2))
+    return _facing(np.vstack([np.column_stack([linear, shift]), [0, 0, 1]]), k)

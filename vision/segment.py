@@ -4,12 +4,13 @@ Tile tops are flat white or black faces framed by a bevel (rim) of a different s
 after dividing brightness by a smooth estimate of the table's own brightness, face pixels
 are either much brighter or much darker than the table and the rims split touching tiles.
 Glyph holes are bridged by taking each blob's convex hull. Blobs that hold two tiles (a rim
-lost to blur) are split by k-means on their pixels.
+lost to blur) are split by k-means on their pixels. Pieces too small or thin to be a face
+are kept as fragments: once the lattice is known, the pieces of one cell can be joined.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import cv2
@@ -24,8 +25,12 @@ FOREGROUND_SCALE = 4  # the non-table mask is kept at 1/FOREGROUND_SCALE resolut
 MIN_FACE_PX = 120  # smallest face area considered a tile (pocket tiles at 80 cm are ~450)
 INK_CHROMA = 40  # a pixel this colourful is glyph ink (faces and rims are grey)
 INK_FLOOD_PX = 3  # face masks grow this far over ink, joining faces cut by thin strokes
+LOOSE_BLACK = 0.75  # a black face pixel blurred into its rim may be this light (relative to the table) ...
+LOOSE_FACTOR = 1.5  # ... and this many times as light as the median black face pixel ...
+LOOSE_FLOOD_PX = 4  # ... if it lies this close to a surely-black pixel
 MIN_FACE_SHARE = 0.5  # a region grown over ink must still be mostly face (not a dark spot in a glyph)
 MAX_ASPECT = 2.2  # longest/shortest side of a face blob (a face half hidden by a stack)
+SINGLE_SHARE_OF_LARGEST = 0.3  # a compact region this share of the largest one's area may be a whole face
 MIN_FRAGMENT_PX = 20  # smallest piece of a face kept for joining with the rest of it
 
 
@@ -39,6 +44,14 @@ class Blob:
     cut: bool  # touches the frame border
 
 
+@dataclass(frozen=True)
+class Fragment:
+    """Face pixels too few or too thin for a tile top alone (e.g. a ring cut by a grey glyph)."""
+
+    points: np.ndarray  # (N, 2) float32 frame pixels
+    colour: Colour
+
+
 @dataclass
 class Segmentation:
     """Blobs plus the masks occlusion checks need (all full frame size)."""
@@ -46,6 +59,7 @@ class Segmentation:
     blobs: list[Blob]
     foreground: np.ndarray  # uint8 0/255 at 1/FOREGROUND_SCALE size: anything that is not table
     tile_area: float  # typical face area of one tile, pixels (0 if none)
+    fragments: list[Fragment] = field(default_factory=list)
 
 
 def _table_model(lab_small: np.ndarray) -> np.ndarray:
@@ -88,31 +102,43 @@ def segment(frame: np.ndarray) -> Segmentation:
     y0, y1 = max(0, (ys.min() - 2) * s), min(height, (ys.max() + 3) * s)
     lab = cv2.cvtColor(cv2.GaussianBlur(frame[y0:y1, x0:x1], (3, 3), 0.8), cv2.COLOR_BGR2LAB)
     table_l = cv2.resize(table_small[..., 0], (width, height), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
-    blobs, area = _face_blobs(lab, table_l, (x0, y0), (width, height))
-    return Segmentation(blobs, foreground, area)
+    blobs, area, fragments = _face_blobs(lab, table_l, (x0, y0), (width, height))
+    return Segmentation(blobs, foreground, area, fragments)
 
 
 def _chroma(lab: np.ndarray) -> np.ndarray:
     return np.abs(lab[..., 1].astype(np.int16) - 128) + np.abs(lab[..., 2].astype(np.int16) - 128)
 
 
-def _face_masks(lab: np.ndarray, table_l: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _face_masks(lab: np.ndarray, table_l: np.ndarray) -> list[tuple[Colour, np.ndarray, np.ndarray | None]]:
+    """Per face colour, a strict mask (surely face) and a loose one (face blurred into its rim or glyph).
+
+    Only black faces get a loose cut: on a dark table they differ from it by little, so the thin
+    face ring of a small tile, blurred with its light rim and glyph, rises above the strict cut.
+    The loose cut stays below the lit sides of black tiles (well over LOOSE_FACTOR times as
+    bright as their faces). White faces are several times brighter than a dark table and as
+    bright as their own rims on a light one: they get no loose mask.
+    """
     light = lab[..., 0].astype(np.float32) / np.maximum(table_l, 8.0)
     chroma = _chroma(lab)
     grey, dark_grey = chroma < 24, chroma < 44  # dark pixels carry noisy chroma
     bright, dark = light > 1.15, light < 0.6
     white_level = np.percentile(light[bright & grey], 90) if (bright & grey).sum() > MIN_FACE_PX else 1.6
     black_level = np.percentile(light[dark & dark_grey], 10) if (dark & dark_grey).sum() > MIN_FACE_PX else 0.3
-    white = grey & (light > max(1.15, 0.86 * white_level))
-    black = dark_grey & (light < min(0.6, 1.5 * black_level + 0.03))
-    return white.astype(np.uint8), black.astype(np.uint8)
+    white_cut, black_cut = max(1.15, 0.86 * white_level), min(0.6, 1.5 * black_level + 0.03)
+    black = dark_grey & (light < black_cut)
+    loose = None
+    if black.sum() > MIN_FACE_PX:
+        loose_cut = min(LOOSE_BLACK, LOOSE_FACTOR * float(np.median(light[black])))
+        loose = dark_grey & (light < loose_cut) if loose_cut > black_cut else None
+    return [(Colour.WHITE, grey & (light > white_cut), None), (Colour.BLACK, black, loose)]
 
 
-def _flood_into_ink(mask: np.ndarray, ink: np.ndarray) -> np.ndarray:
-    """Grow a face mask over the coloured glyph strokes it touches (never over grey rims or table)."""
+def _flood(mask: np.ndarray, into: np.ndarray, steps: int) -> np.ndarray:
+    """Grow ``mask`` up to ``steps`` pixels over the pixels of ``into`` it touches."""
     kernel = np.ones((3, 3), np.uint8)
-    for _ in range(INK_FLOOD_PX):
-        mask = mask | (cv2.dilate(mask, kernel) & ink)
+    for _ in range(steps):
+        mask = mask | (cv2.dilate(mask, kernel) & into)
     return mask
 
 
@@ -133,13 +159,15 @@ class _Region(NamedTuple):
 
 
 def _face_blobs(lab: np.ndarray, table_l: np.ndarray, origin: tuple[int, int], frame_size: tuple[int, int]
-                ) -> tuple[list[Blob], float]:
+                ) -> tuple[list[Blob], float, list[Fragment]]:
     regions: list[_Region] = []
     open_kernel = np.ones((2, 2), np.uint8)
     ink = (_chroma(lab) >= INK_CHROMA).astype(np.uint8)
-    for colour, face in zip((Colour.WHITE, Colour.BLACK), _face_masks(lab, table_l)):
-        face = cv2.morphologyEx(face, cv2.MORPH_OPEN, open_kernel)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(_flood_into_ink(face, ink), connectivity=4)
+    for colour, strict, loose in _face_masks(lab, table_l):
+        face = cv2.morphologyEx(strict.astype(np.uint8), cv2.MORPH_OPEN, open_kernel)
+        if loose is not None:
+            face = _flood(face, loose.astype(np.uint8), LOOSE_FLOOD_PX)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(_flood(face, ink, INK_FLOOD_PX), connectivity=4)
         face_px = np.bincount(labels[face > 0], minlength=count)
         sizes = stats[:, cv2.CC_STAT_AREA]
         keep = (sizes >= MIN_FRAGMENT_PX) & (face_px >= MIN_FACE_SHARE * sizes)
@@ -148,24 +176,26 @@ def _face_blobs(lab: np.ndarray, table_l: np.ndarray, origin: tuple[int, int], f
             x, y, w, h = stats[index, :4]
             ys, xs = np.nonzero(labels[y:y + h, x:x + w] == index)
             regions.append(_Region.of(np.column_stack([xs + x, ys + y]).astype(np.float32), colour))
-    singles = [r.area for r in regions if r.aspect < 1.35 and r.area >= MIN_FACE_PX]
-    if not singles:
-        return [], 0.0
-    tile_area = float(np.median(singles))
-    blobs = []
+    singles = np.array([r.area for r in regions if r.aspect < 1.35 and r.area >= MIN_FACE_PX])
+    if not len(singles):
+        return [], 0.0, []
+    # faces, not the dark marks of a glyph: within a frame faces differ in size by perspective only
+    tile_area = float(np.median(singles[singles >= SINGLE_SHARE_OF_LARGEST * singles.max()]))
+    blobs, fragments = [], []
     width, height = frame_size
     for region in _merge_fragments(regions, tile_area):
         shifted = region.hull.reshape(-1, 2) + origin
         cut = bool(shifted[:, 0].min() <= 1 or shifted[:, 1].min() <= 1 or shifted[:, 0].max() >= width - 2
                    or shifted[:, 1].max() >= height - 2)
         pieces = int(round(region.area / tile_area))
-        if region.area < 0.3 * tile_area and not (cut and region.area > 0.2 * tile_area):
-            continue
         if pieces >= 2:
             blobs.extend(_split(region.points, pieces, region.colour, tile_area, origin))
-        elif region.aspect < MAX_ASPECT or cut:
-            blobs.append(Blob(_hull_centre(region.hull) + origin, region.area, region.colour, cut))
-    return blobs, tile_area
+        elif (region.aspect < MAX_ASPECT or cut) and (region.area >= 0.3 * tile_area
+                                                      or (cut and region.area > 0.2 * tile_area)):
+            blobs.append(Blob(hull_centre(region.hull) + origin, region.area, region.colour, cut))
+        else:
+            fragments.append(Fragment(region.points + np.float32(origin), region.colour))
+    return blobs, tile_area, fragments
 
 
 def _merge_fragments(regions: list[_Region], tile_area: float) -> list[_Region]:
@@ -191,7 +221,8 @@ def _merge_fragments(regions: list[_Region], tile_area: float) -> list[_Region]:
     return merged
 
 
-def _hull_centre(hull: np.ndarray) -> np.ndarray:
+def hull_centre(hull: np.ndarray) -> np.ndarray:
+    """The centroid (x, y) of a convex hull's area (of its points if it has none)."""
     m = cv2.moments(hull)
     if m["m00"] <= 0:
         return hull.reshape(-1, 2).mean(axis=0).astype(np.float64)
