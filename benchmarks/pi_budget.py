@@ -27,10 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.referee import Referee, RefereeConfig  # noqa: E402
 from vision.detect import Detector  # noqa: E402
+from vision.sources import PICAMERA_FPS  # noqa: E402  (frames the Pi camera offers; the loop takes the newest)
 from webui.demo import DemoTable  # noqa: E402
 
 FACTORS = {"this machine (1 core)": 1.0, "Raspberry Pi 5 (assumed 1.6x)": 1.6, "Raspberry Pi 4 (assumed 3x)": 3.0}
-CAMERA_FPS = 10.0  # frames the camera offers; the loop takes the newest when free
 SSE_SECONDS = 0.010
 
 
@@ -47,9 +47,9 @@ def main() -> int:
     detector = Detector()
     frames, clock = [], 0.0
     for index, scene in enumerate(table.scenes):  # 10 fps of game time, rendered up front
-        for _ in range(max(1, round(scene.seconds * CAMERA_FPS))):
+        for _ in range(max(1, round(scene.seconds * PICAMERA_FPS))):
             frames.append((index, clock))
-            clock += 1 / CAMERA_FPS
+            clock += 1 / PICAMERA_FPS
         if clock >= args.seconds_of_game:
             break
     for index in {i for i, _ in frames}:
@@ -70,7 +70,7 @@ def main() -> int:
     for name, factor in FACTORS.items():
         frame_time = per_frame * factor
         fps = 1 / frame_time
-        interval = max(frame_time, 1 / CAMERA_FPS)
+        interval = max(frame_time, 1 / PICAMERA_FPS)
         latency = config.stable_seconds + interval + p95 * factor + SSE_SECONDS
         print(f"{name:32} {fps:9.1f} {latency * 1000:17.0f} ms")
     return 0
