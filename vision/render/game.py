@@ -40,7 +40,7 @@ def _positions(game_string: str) -> list[tuple[Position, Piece | None]]:
     return result
 
 
-def game_frames(game_string: str, seed: int = 0, hand_frames: int = 3, rest_frames: int = 2,
+def game_frames(game_string: str, seed: int = 0, hand_frames: int = 3, rest_frames: int = 5,
                 conditions: Conditions | None = None) -> Iterator[tuple[np.ndarray, GameFrameInfo]]:
     """Frames of ``game_string`` played move by move under one camera (random unless ``conditions``)."""
     rng = np.random.default_rng(seed)
