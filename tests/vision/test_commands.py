@@ -60,4 +60,4 @@ def test_render_style_b_and_bad_game_string(tmp_path, capsys) -> None:
 def test_render_video_writes_every_frame(tmp_path, capsys) -> None:
     out = tmp_path / "video"
     assert main(["render", "--game-string", "Base;InProgress;Black[1];wS1", "--out", str(out), "--video"]) == 0
-    assert len(list(out.glob("frame*.png"))) == 2 + 3 + 2  # start, 3 hand frames, 2 resting frames
+    assert len(list(out.glob("frame*.png"))) == 5 + 3 + 5  # empty table, 3 hand frames, 5 resting frames
