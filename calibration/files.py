@@ -25,8 +25,9 @@ class CalibrationFileError(ValueError):
     """A calibration file is missing, corrupt, of the wrong kind or version."""
 
 
-def write_atomic(path: str | os.PathLike[str], content: bytes) -> Path:
-    """Write ``content`` to ``path`` via a synced temporary file and a rename; return the path."""
+def write_atomic(path: str | os.PathLike[str], content: bytes, mode: int = 0o644) -> Path:
+    """Write ``content`` to ``path`` (permissions ``mode``) via a synced temporary file and a
+    rename; return the path."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
@@ -35,7 +36,7 @@ def write_atomic(path: str | os.PathLike[str], content: bytes) -> Path:
             handle.write(content)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -19,6 +19,8 @@ import time
 from collections import defaultdict, deque
 from pathlib import Path
 
+from calibration.files import write_atomic
+
 PIN_ENV = "HIVECAM_PIN"
 PIN_DIGITS = (4, 12)
 ITERATIONS = 100_000
@@ -65,10 +67,7 @@ class Control:
 
     def _save(self) -> None:
         data = {"secret": self.secret_key.hex(), "salt": self._salt.hex(), "hash": self._digest.hex()}
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data))
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, self.path)
+        write_atomic(self.path, json.dumps(data).encode("utf-8"), mode=0o600)
 
     def change_pin(self, pin: str) -> None:
         with self._lock:

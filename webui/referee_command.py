@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
 
+from calibration.files import write_atomic
 from webui.serve_command import load_camera, load_profile
 
 
@@ -37,9 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _write_pgn(path: Path, record) -> None:
     from rules.pgn import format_pgn
 
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(format_pgn(record), encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomic(path, format_pgn(record).encode("utf-8"))
 
 
 def run(args: argparse.Namespace) -> int:
