@@ -1,7 +1,7 @@
 """The referee against every boardspace game of the shared corpus, filmed with noise.
 
     python benchmarks/referee_bench.py [--camera simulated|rendered] [--games N] [--every K]
-        [--first I] [--workers W] [--seed 1] [--stable 0.3] [--shared ../shared]
+        [--first I] [--workers W] [--seed 1] [--stable 0.3] [--lamp] [--shared ../shared]
 
 Each game is played in front of a 10 fps camera: a hand hides the board while each move
 is made, the hive is now and then knocked, and some replies come before the board is
@@ -11,7 +11,9 @@ still (two moves between steady views). The camera is either
   at low confidence or missed for a frame or two), the knock a rigid lattice transform;
 - ``rendered`` (``rendered_camera``): every frame drawn at 1280x720 by ``vision.render``
   under one random camera pose and set of conditions per game, the moving piece carried
-  by a hand, and read by ``vision.detect``; films are lean (~0.1-0.2 s of CPU a frame).
+  by a hand, and read by ``vision.detect`` (with a ``SessionLight``, as ``hivecam serve``
+  runs it); films are lean (~0.1-0.2 s of CPU a frame). ``--lamp`` switches a lamp of
+  random colour and brightness on halfway through each game.
 
 Reported:
 
@@ -323,6 +325,7 @@ class Options:
     camera: str  # "simulated" or "rendered"
     seed: int
     config: RefereeConfig
+    lamp: bool = False  # rendered: a lamp of random colour comes on halfway through each game
 
 
 @dataclass
@@ -356,7 +359,7 @@ def play_game(index: int, path: Path, options: Options) -> GameResult:
     if options.camera == "rendered":
         from rendered_camera import RenderedCamera  # numpy, OpenCV and the renderer only when asked
 
-        camera: Camera = RenderedCamera(rng.randrange(1 << 30))
+        camera: Camera = RenderedCamera(rng.randrange(1 << 30), options.lamp)
         pace, hold = RENDERED_PACE, RENDERED_HOLD
     else:
         camera, pace, hold = noisy_camera(rng), Pace(), (12, 25)
@@ -463,6 +466,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes playing games in parallel")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--stable", type=float, default=0.3, help="stable_seconds")
+    parser.add_argument("--lamp", action="store_true",
+                        help="rendered: switch a lamp of random colour on halfway through each game")
     parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
     args = parser.parse_args()
     files = sorted((args.shared / "corpus" / "boardspace-sgf").glob("*.sgf"))
@@ -472,7 +477,7 @@ def main() -> int:
     if not jobs:
         print(f"no games found under {args.shared / 'corpus' / 'boardspace-sgf'}")
         return 1
-    options = Options(args.camera, args.seed, RefereeConfig(stable_seconds=args.stable))
+    options = Options(args.camera, args.seed, RefereeConfig(stable_seconds=args.stable), args.lamp)
     started = time.perf_counter()
     results: list[GameResult] = []
     work = [(index, path, options) for index, path in jobs]

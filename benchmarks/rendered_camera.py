@@ -22,10 +22,13 @@ from rules.hexgrid import Hex
 from rules.observation import Observation
 from rules.pieces import Piece
 from rules.referee.synthetic import Shot
+from calibration.appearance import AppearanceProfile, default_profile
 from vision.detect import Detector
 from vision.render.camera import HEIGHT, WIDTH, SyntheticCamera
 from vision.render.game import start_point
-from vision.render.scene import GAP_MM, TILE_SIZES, cell_centre_mm, random_conditions, render_position
+from vision.render.scene import (GAP_MM, TILE_SIZES, cell_centre_mm, random_conditions, random_lamp,
+                                 render_position)
+from vision.session_light import SessionLight
 
 Stacks = Mapping[Hex, Sequence[Piece]]
 MAX_HEIGHT_MM = 800.0  # top of the camera heights hivecam must cope with
@@ -33,9 +36,9 @@ KNOCK_MM = 5.0  # standard deviation of the hive's slide when it is knocked
 
 
 @lru_cache(maxsize=1)
-def detector() -> Detector:
-    """One detector per process."""
-    return Detector()
+def _profile() -> AppearanceProfile:
+    """The shipped profile, loaded once per process."""
+    return default_profile()
 
 
 @dataclass
@@ -62,9 +65,12 @@ class _Path:
 class RenderedCamera:
     """Shots in, observations out (``Observation.extra["detect_seconds"]`` is the recognition time)."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, lamp: bool = False) -> None:
+        """With ``lamp``, a lamp of random colour is switched on halfway through the first film."""
         self.rng = np.random.default_rng(seed)
         self.base = random_conditions(self.rng, tile_size="standard", bump_mm=(0.0, 0.0))
+        self.lamp = random_lamp(np.random.default_rng(seed + 1)) if lamp else None
+        self.detector = Detector(_profile(), light=SessionLight())  # one session: one table, one camera
         flats, self.thickness = TILE_SIZES[self.base.tile_size]
         self.pitch = flats + GAP_MM
         self.stats = FrameStats()
@@ -76,7 +82,10 @@ class RenderedCamera:
         before: Stacks = {}  # the position the hand is changing
         path: _Path | None = None
         previous: Shot | None = None
-        for shot, (step, steps) in zip(shots, _hand_steps(shots)):
+        switch_at = len(shots) // 2 if self.lamp is not None and self.base.cast != self.lamp else -1
+        for index, (shot, (step, steps)) in enumerate(zip(shots, _hand_steps(shots))):
+            if index == switch_at:
+                self.base = replace(self.base, cast=self.lamp)
             if previous is not None and shot.transform != previous.transform:
                 bump = bump + self.rng.normal(0, KNOCK_MM, 2)
             if previous is not None and shot.stacks is not previous.stacks:
@@ -94,7 +103,7 @@ class RenderedCamera:
             else:
                 frame, _ = render_position(_copy(shot.stacks), conditions, camera=camera)
             detect_start = time.perf_counter()
-            observation = detector().detect(frame, shot.timestamp)
+            observation = self.detector.detect(frame, shot.timestamp)
             done = time.perf_counter()
             observation.extra["detect_seconds"] = done - detect_start
             self.stats.frames += 1

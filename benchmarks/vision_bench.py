@@ -1,6 +1,6 @@
 """Vision benchmark: recognition accuracy and speed on synthetic frames of real game positions.
 
-    python benchmarks/vision_bench.py [--frames 500] [--seed 1] [--sections a,pocket,b,carbon]
+    python benchmarks/vision_bench.py [--frames 500] [--seed 1] [--sections a,pocket,b,carbon,lamp]
 
 Positions are the championship GameStrings of the shared corpus (Mzinga's valid-moves test).
 Every frame gets a random camera pose (40-80 cm, tilt up to 30 degrees, any turn), lens,
@@ -8,7 +8,9 @@ light, table and noise; one frame in five has a hand reaching over the hive (tho
 score only as 'hand': flagged occluded or exactly right; the others score everything else). Sections:
 ``a`` style-A art with the shipped profile; ``pocket`` the same with pocket-size tiles;
 ``b`` style-B art after enrolling on 1, 2 and 4 style-B photos of the default layout;
-``carbon`` style-A shapes all in one colour, enrolled on 4 photos. Not part of pytest.
+``carbon`` style-A shapes all in one colour, enrolled on 4 photos; ``lamp`` style A with a lamp
+of random colour and brightness switched on after a first view of the table, with and without
+the session light normalisation. Not part of pytest.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import resource
 import statistics
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -31,8 +33,9 @@ from rules import Board  # noqa: E402
 from rules.pieces import Piece  # noqa: E402
 from vision.compare import align  # noqa: E402
 from vision.detect import Detector  # noqa: E402
+from vision.session_light import SessionLight  # noqa: E402
 from vision.make_default_profile import enrollment_photos  # noqa: E402
-from vision.render.scene import Position, random_conditions, render_position  # noqa: E402
+from vision.render.scene import Position, random_conditions, random_lamp, render_position  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "valid-moves" / \
     "Board_ValidMovesFromRealGamesTest.csv"
@@ -76,14 +79,23 @@ class Tally:
                 "ms": statistics.median(self.times) * 1000 if self.times else float("nan")}
 
 
-def run_section(detector: Detector, positions: list[Position], frames: int, seed: int, **fixed) -> Tally:
+def run_section(detector: Detector, positions: list[Position], frames: int, seed: int,
+                lamp: str = "", **fixed) -> Tally:
+    """Score ``frames`` random frames. ``lamp`` switches a lamp of random colour on after a first
+    view: "steady" lets the detector learn the table's light from that view (``SessionLight``),
+    "raw" does not."""
     rng = np.random.default_rng(seed)
     tally = Tally()
     for _ in range(frames):
         position = positions[int(rng.integers(len(positions)))]
         hand = bool(rng.random() < HAND_SHARE)
         carried = Piece.ALL[int(rng.integers(len(Piece.ALL)))] if hand else None
-        frame, truth = render_position(position, random_conditions(rng, hand=hand, **fixed), carried=carried)
+        conditions = random_conditions(rng, hand=hand, **fixed)
+        if lamp:
+            detector.light = SessionLight() if lamp == "steady" else None
+            detector.detect(render_position(position, replace(conditions, hand=False))[0])
+            conditions = replace(conditions, cast=random_lamp(rng), seed=conditions.seed + 1)
+        frame, truth = render_position(position, conditions, carried=carried)
         start = time.perf_counter()
         observation = detector.detect(frame)
         tally.times.append(time.perf_counter() - start)
@@ -129,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=500, help="frames per section (default 500)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--sections", default="a,pocket,b,carbon")
+    parser.add_argument("--sections", default="a,pocket,b,carbon,lamp")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     positions = real_positions()
@@ -151,6 +163,10 @@ def main(argv: list[str] | None = None) -> int:
             frames = args.frames if photos == 4 else max(args.frames // 5, 20)
             rows.append((f"style b, enrolled {photos} photo{'s' if photos > 1 else ''}",
                          run_section(Detector(profile), positions, frames, args.seed + 3, style="b").row()))
+    if "lamp" in sections:
+        for mode, name in (("raw", "lamp on, uncompensated"), ("steady", "lamp on, session light")):
+            rows.append((name, run_section(Detector(default_profile()), positions, args.frames // 2,
+                                           args.seed + 5, lamp=mode, style="a").row()))
     if "carbon" in sections:
         profile = enroll(enrollment_photos(4, seed=78, style="a", mono=True), DEFAULT_LAYOUT)
         rows.append(("carbon (mono), 4 photos", run_section(Detector(profile), positions, args.frames // 2,

@@ -114,6 +114,13 @@ class LightingReference:
         height, width = frame.shape[:2]
         return cv2.resize(local, (width, height), interpolation=cv2.INTER_LINEAR).reshape(height, width, 3)
 
+    def uniform_gains(self, frame: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+        """One gain per channel (3,): the median over the cells of their gains, so that
+        something covering a few cells (a hand, an arm) does not move it."""
+        local = (self.cells / cell_levels(frame, mask, self.cells.shape[:2])).reshape(-1, 3)
+        local = local[~np.isnan(local).any(axis=1)]
+        return np.median(local, axis=0) if len(local) else self.level / region_level(frame, mask)
+
     def normalise(self, frame: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
         """``frame`` as it would look under the reference lighting."""
         return apply_gains(frame, self.gains(frame, mask))

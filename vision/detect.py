@@ -18,6 +18,7 @@ from rules.observation import Observation, TileSighting
 from vision.features import COLOUR_FEATURES, crop_mask, glyph_features, hidden_share, rectified_crop
 from vision.locate import Located, LocatedTile, locate_tiles
 from vision.segment import FOREGROUND_SCALE
+from vision.session_light import SessionLight
 
 OCCLUDER_TILE_FRACTION = 0.5  # an unexplained blob this big (in tile faces) hides tiles
 EMPTY_VIEW_BLOB = 0.01  # with no tile in view, this share of non-table pixels means something blocks it
@@ -33,14 +34,20 @@ OVERHANG_OUTLINE = CELL_CORNERS * 1.05  # a taller stack's tile with its blurred
 class Detector:
     """Recognise Hive positions in frames with one appearance profile (and optional intrinsics)."""
 
-    def __init__(self, profile: AppearanceProfile | None = None, camera: CameraModel | None = None) -> None:
+    def __init__(self, profile: AppearanceProfile | None = None, camera: CameraModel | None = None,
+                 light: SessionLight | None = None) -> None:
+        """``light`` keeps colours steady across the frames of one session (one table, one camera)."""
         self.profile = profile or default_profile()
         self.camera = camera
+        self.light = light
 
     def detect(self, frame: np.ndarray, timestamp: float = 0.0) -> Observation:
         """The observation of one BGR frame (undistorted first if intrinsics were given)."""
         if self.camera is not None:
             frame = self.camera.undistort(frame)
+        captured = frame
+        if self.light is not None:
+            frame = self.light.normalise(frame)
         located = locate_tiles(frame)
         sightings = []
         for tile in located.tiles:
@@ -56,6 +63,8 @@ class Detector:
             sightings.append(TileSighting(q, r, tile.colour, bug, confidence, tile.level,
                                           (float(tile.centre[0]), float(tile.centre[1]))))
         occluded = occluder_near_hive(located)
+        if self.light is not None:
+            self.light.learn(captured, located.segmentation.foreground, occluded)
         return Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), occluded, timestamp)
 
 
@@ -70,6 +79,8 @@ def overhangs(tile: LocatedTile, located: Located) -> list[np.ndarray]:
         shift = other.centre - top.pixel(other.cell)  # the tile as laid, not as the lattice expects it
         corners = np.asarray(other.cell) + OVERHANG_OUTLINE
         prism = np.vstack([top.pixels(corners), low.pixels(corners)]) + shift
+        if not np.isfinite(prism).all():  # a degenerate pose fit: no outline to trust
+            continue
         polygons.append(cv2.convexHull(prism.astype(np.float32)).reshape(-1, 2))
     return polygons
 

@@ -43,11 +43,12 @@ def _write_pgn(path: Path, record) -> None:
 def run(args: argparse.Namespace) -> int:
     from rules.referee import Referee, RefereeConfig
     from vision.detect import Detector
+    from vision.session_light import SessionLight
     from vision.sources import CaptureSource, FolderSource, SourceError, open_source
 
     try:
         config = RefereeConfig(stable_seconds=args.stable_seconds, illegal_move_limit=args.illegal_move_limit)
-        detector = Detector(load_profile(args.profile), load_camera(args.camera_file))
+        detector = Detector(load_profile(args.profile), load_camera(args.camera_file), SessionLight())
         if args.source == "demo":  # the shipped demo game played once in real time, as ``hivecam serve`` shows it
             from webui.demo import DemoTable, demo_players  # the renderer loads only for the demo
 

@@ -58,6 +58,7 @@ def build(args: argparse.Namespace):
     """The service, control, live loop and Flask app of these arguments (not yet started)."""
     from rules.referee import RefereeConfig
     from vision.detect import Detector
+    from vision.session_light import SessionLight
     from vision.sources import open_source
     from webui.app import create_app
     from webui.auth import Control
@@ -84,7 +85,7 @@ def build(args: argparse.Namespace):
     else:
         source = open_source(spec)
     detector = Detector(load_profile(args.profile, args.data / PROFILE_NAME),
-                        load_camera(args.camera_file, args.data / CAMERA_NAME))
+                        load_camera(args.camera_file, args.data / CAMERA_NAME), SessionLight())
     live = LiveLoop(source, detector.detect, service)
     enrollment = Enrollment(args.data, live.latest_frame, lambda profile: setattr(detector, "profile", profile))
     return service, control, live, create_app(service, control, live, enrollment), spec

@@ -9,6 +9,9 @@ a forced pass), that explain it:
   piece that did not move is tolerated);
 - an unsure read (low confidence) only says that *a* piece is there: explanations that
   disagree with it are kept, as candidates for a person to choose from;
+- only if nothing fits that way, one sure read may be wrong about the creature of a piece
+  whose identity the game already knows (it stayed put, or its origin shows which piece
+  moved): a piece cannot change into another, so that is the camera's mistake;
 - when several remain, the stack heights the camera reports may settle it.
 
 When nothing legal fits, ``attempts.reconstruct`` names the move someone attempted, or
@@ -30,7 +33,12 @@ from .scene import Label, Scene, changed, label, labels, moved, tops
 
 # The explanations tried, in order: up to three moves between two steady views, fewest
 # first; a loose search also follows a piece moved twice around the opponent's forced pass.
-_SEARCHES = [(0, False), (1, False), (2, False), (2, True), (3, False), (3, True)]
+# Only if none fits: up to two moves with one piece of known identity read as another creature.
+_SEARCHES = [(0, False, 0), (1, False, 0), (2, False, 0), (2, True, 0), (3, False, 0), (3, True, 0),
+             (0, False, 1), (1, False, 1), (2, False, 1)]
+# ... and only under a registration that this many pieces agree with: in a small hive a turn
+# of the view and a misread could explain what really was a move
+RELABEL_AGREEING = 4
 
 
 # ------------------------------------------------------------------ verdicts
@@ -65,11 +73,13 @@ def judge(board: Board, scene: Scene, accepted: Mapping[Hex, Label] | None,
     before = tops(board)
     reference = dict(accepted) if accepted is not None else before
     ranked = _ranked_transforms(scene, reference, current, allow_mirror)
-    for count, loose in _SEARCHES:
+    for count, loose, relabels in _SEARCHES:
         found: list[tuple[int, Explanation]] = []
         for transform, votes in ranked:
+            if relabels and votes < RELABEL_AGREEING:
+                continue
             seen = moved(scene, transform)
-            for moves, unsure in _explanations(board, seen, reference, before, count, loose):
+            for moves, unsure in _explanations(board, seen, reference, before, count, loose, relabels):
                 found.append((votes, Explanation(moves, transform, unsure)))
         if found:
             return Explained(_by_height(board, scene, _choose(found, current)))
@@ -140,22 +150,26 @@ def _by_height(board: Board, scene: Scene, candidates: tuple[Explanation, ...]) 
 
 
 def _explanations(board: Board, seen: Scene, reference: Mapping[Hex, Label], before: Mapping[Hex, Label],
-                  count: int, loose: bool = False) -> list[tuple[tuple[Move, ...], int]]:
+                  count: int, loose: bool = False, relabels: int = 0) -> list[tuple[tuple[Move, ...], int]]:
     """Sequences of ``count`` moves (plus forced passes) that leave what ``seen`` shows.
 
     Each move must touch a cell that changed, except, when ``loose``, one followed by the
     opponent's forced pass and a second move of the same piece (it went on elsewhere).
+    Up to ``relabels`` sure reads may name the wrong creature of the right colour where
+    the game knows which piece is there: a piece that stayed, or one that moved (its
+    origin says which). A placed piece is known only from its read, so it must match.
     """
     changes = changed(seen, reference)
     # cells that may stay as they are (now read as the position has them, or read unsure
     # where there is a piece) need no move; the others do
     firm = {c for c in changes if c in seen and seen[c].label != before.get(c) and (seen[c].sure or c not in before)
             or c not in seen and c in before}
-    if len(firm) > 2 * count:
+    if len(firm) > 2 * count + relabels:
         return []
 
-    def fits(cells: set[Hex]) -> int | None:
-        unsure = 0
+    def fits(cells: set[Hex], played: tuple[Move, ...]) -> int | None:
+        placed = {m.dest for m in played if m.origin is None}
+        unsure = wrong = 0
         for cell in cells:
             expected = label(board.top(cell))
             if cell not in changes and expected == before.get(cell):
@@ -167,7 +181,9 @@ def _explanations(board: Board, seen: Scene, reference: Mapping[Hex, Label], bef
                 return None
             if read.label != expected:
                 if read.sure:
-                    return None
+                    wrong += 1
+                    if wrong > relabels or read.label[0] is not expected[0] or cell in placed:
+                        return None
                 unsure += 1
         return unsure
 
@@ -190,11 +206,11 @@ def _explanations(board: Board, seen: Scene, reference: Mapping[Hex, Label], bef
             if not touches and not (loose and remaining > 1):
                 continue
             now = covered | cells  # type: ignore[operator]
-            if len(firm - now) > 2 * (remaining - 1):
+            if len(firm - now) > 2 * (remaining - 1) + relabels:
                 continue
             board.push(move)
             if remaining == 1:
-                unsure = fits(changes | now)
+                unsure = fits(changes | now, played + (move,))
                 if unsure is not None:
                     found.append((played + (move,), unsure))
             elif touches:
@@ -204,7 +220,7 @@ def _explanations(board: Board, seen: Scene, reference: Mapping[Hex, Label], bef
             board.pop()
 
     if count == 0:
-        unsure = fits(changes)
+        unsure = fits(changes, ())
         return [] if unsure is None else [((), unsure)]
     search(count, (), set(), None)
     return found

@@ -185,3 +185,63 @@ def test_illegal_move_seen_after_a_bump(table) -> None:
     t.force("wQ", (1, -1))
     events = t.still()
     assert [e.rule for e in of(events, "illegal")] == [Rule.BUG_MOVEMENT.value]
+
+
+MID = ("wG1", "bG1 wG1-", "wQ -wG1", "bQ bG1-", "wA1 -wQ", "bA1 bQ-", "wS1 /wQ", "bS1 bQ/")  # 8 pieces
+
+
+def read_as(t, cell: tuple[int, int], bug: Bug) -> tuple[TileSighting, ...]:
+    """The view of the table with the piece on game ``cell`` read, surely, as ``bug``."""
+    where = t.transform.apply(cell)
+    return tuple(replace(s, bug=bug, confidence=0.95) if s.cell == where else s for s in t.seen())
+
+
+def test_a_piece_that_stayed_misread_as_another_creature_does_not_stop_play(table) -> None:
+    t = table(*MID, config=RefereeConfig(misread_after_seconds=1.0))
+    t.hand()
+    t.play("wA1 bA1\\")  # the Ant runs round the hive ...
+    events = t.still(tiles=read_as(t, (0, 0), Bug.SPIDER))  # ... as the Grasshopper it passed turns Spider
+    assert kinds(events) == ["move"] and uhps(t.referee)[-1] == "wA1 bA1\\"
+    t.hand()
+    t.play("bS1 \\wG1")
+    assert [e.uhp for e in of(t.still(tiles=read_as(t, (0, 0), Bug.SPIDER)), "move")] == ["bS1 \\wG1"]
+
+
+def test_a_moved_piece_read_as_another_creature_is_known_by_where_it_came_from(table) -> None:
+    t = table(*MID)
+    t.hand()
+    t.play("wA1 bA1\\")
+    dest = t.board.position_of(Piece.parse("wA1"))
+    events = t.still(tiles=read_as(t, dest, Bug.MOSQUITO))
+    assert kinds(events) == ["move"] and uhps(t.referee)[-1] == "wA1 bA1\\"
+
+
+def test_a_piece_seen_changing_colour_is_not_explained_away(table) -> None:
+    t = table(*MID, config=RefereeConfig(misread_after_seconds=0.5))
+    t.hand()
+    t.play("wA1 bA1\\")
+    where = t.transform.apply((0, 0))
+    tiles = tuple(replace(s, colour=Colour.BLACK, confidence=0.95) if s.cell == where else s for s in t.seen())
+    events = kinds(t.still(10, tiles=tiles))
+    assert events[-1] in ("illegal", "misread")  # a black piece there needs a person, not a guess
+
+
+def test_two_misread_pieces_at_once_are_reported_not_guessed(table) -> None:
+    t = table(*MID, config=RefereeConfig(misread_after_seconds=0.5))
+    t.hand()
+    t.play("wA1 bA1\\")
+    tiles = read_as(t, (0, 0), Bug.SPIDER)
+    where = t.transform.apply((2, 0))
+    tiles = tuple(replace(s, bug=Bug.BEETLE, confidence=0.95) if s.cell == where else s for s in tiles)
+    assert kinds(t.still(10, tiles=tiles)) == ["misread"]
+
+
+def test_a_queen_placed_late_read_as_what_it_is_stays_illegal(table) -> None:
+    """The fourth white piece must be the Queen; a Spider placed there is illegal even
+    though placing the Queen on that cell, read as a Spider, would be legal."""
+    t = table("wG1", "bG1 wG1-", "wA1 -wG1", "bA1 bG1-", "wS1 /wG1", "bS1 bG1/")
+    t.hand()
+    t.force("wS2", (-2, 0))
+    events = t.still()
+    assert kinds(events) == ["illegal"]
+    assert of(events, "illegal")[0].rule == Rule.QUEEN_BY_FOURTH_TURN.value

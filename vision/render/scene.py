@@ -39,6 +39,7 @@ class Conditions:
     table: str = "wood"
     table_variant: int = 0
     light: float = 0.0  # strength of uneven light, 0..0.5
+    cast: tuple[float, float, float] = (1.0, 1.0, 1.0)  # BGR gains of the lamp's colour (a warm lamp: R up, B down)
     shadow: float = 0.25  # darkness of cast shadows, 0..0.4
     noise: float = 0.0
     blur: float = 0.0
@@ -61,6 +62,12 @@ def random_conditions(rng: np.random.Generator, **fixed) -> Conditions:
         noise=rng.uniform(1, 5), blur=rng.uniform(0, 1.0), jpeg=int(rng.integers(60, 96)),
         bump_mm=tuple(rng.uniform(-5, 5, 2)), seed=int(rng.integers(1 << 30)))
     return replace(drawn, **fixed)
+
+
+def random_lamp(rng: np.random.Generator) -> tuple[float, float, float]:
+    """The ``cast`` of a lamp switched on: warm to cool, a little green or magenta, 0.7-1.3 times as bright."""
+    warmth, green, level = rng.uniform(-1, 1), rng.uniform(-0.1, 0.1), rng.uniform(0.7, 1.3)
+    return (level * (1 - 0.25 * warmth), level * (1 + green), level * (1 + 0.3 * warmth))
 
 
 @dataclass(frozen=True)
@@ -157,7 +164,8 @@ def render_position(position: Position, conditions: Conditions = Conditions(),
     if conditions.hand:
         hand_mask = _draw_hand_over(image, prisms, camera, carried, conditions, rng, mm_px, flats, thickness,
                                     hand_at)
-    image = np.clip(image * light_field(rng, conditions.light), 0, 255).astype(np.uint8)
+    lit = light_field(rng, conditions.light) * np.asarray(conditions.cast, np.float32)
+    image = np.clip(image * lit, 0, 255).astype(np.uint8)
     image = camera.apply_distortion(image)
     image = camera_finish(image, rng, conditions.blur, conditions.noise, conditions.jpeg)
     truth = _truth(position, prisms, camera, flats, thickness, hand_mask, mm_px)
