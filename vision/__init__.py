@@ -1,6 +1,6 @@
 """hivecam's eyes: frames in, ``rules.observation.Observation`` out.
 
-- ``sources``: camera, capture, folder and demo frame sources behind one interface
+- ``sources``: camera, capture and folder frame sources behind one interface
 - ``segment`` -> ``lattice`` -> ``locate``: tile faces, the hex lattice, one tile per cell
 - ``features`` + ``calibration.appearance``: glyph features and the learned profile
 - ``detect``: the whole pipeline and the occlusion check; ``compare``: scoring helpers

@@ -216,7 +216,8 @@ def _posed(homography: np.ndarray, plane: np.ndarray, centres: np.ndarray, k: np
     pose = k @ np.column_stack([rotation[:, 0], rotation[:, 1], shift])
     scale = float((homography * pose).sum() / (pose * pose).sum())  # homography ~ scale * pose
     normal = rotation[:, 2] if rotation[:, 2] @ shift < 0 else -rotation[:, 2]  # towards the camera
-    return Lattice(homography, scale * (k @ normal))
+    up = scale * (k @ normal)
+    return Lattice(homography, up) if np.isfinite(up).all() else _facing(homography, k)
 
 
 def _facing(homography: np.ndarray, k: np.ndarray) -> Lattice:

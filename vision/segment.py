@@ -21,6 +21,7 @@ from rules.pieces import Colour
 COARSE = 8  # the background model is computed at 1/COARSE resolution
 FOREGROUND_DISTANCE = 25.0  # Lab distance (brightness as a relative change) from the table
 CHROMA_WEIGHT = 1.5  # colour shifts count more than brightness ones (shadows change brightness only)
+TINTED_DISTANCE = 16.0  # a colour shift alone this big, over a patch, is not table either (a hand)
 FOREGROUND_SCALE = 4  # the non-table mask is kept at 1/FOREGROUND_SCALE resolution
 MIN_FACE_PX = 120  # smallest face area considered a tile (pocket tiles at 80 cm are ~450)
 INK_CHROMA = 40  # a pixel this colourful is glyph ink (faces and rims are grey)
@@ -85,6 +86,11 @@ def _distance(lab: np.ndarray, table: np.ndarray) -> np.ndarray:
                                                          + (lab[..., 2] - table[..., 2]) ** 2))
 
 
+def _hue_shift(lab: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """The colour part of ``_distance`` alone (shadows and light falloff leave it near 0)."""
+    return CHROMA_WEIGHT * np.sqrt((lab[..., 1] - table[..., 1]) ** 2 + (lab[..., 2] - table[..., 2]) ** 2)
+
+
 def segment(frame: np.ndarray) -> Segmentation:
     """Blobs of tile faces and the non-table mask (at 1/FOREGROUND_SCALE size) of a BGR frame."""
     height, width = frame.shape[:2]
@@ -93,8 +99,12 @@ def segment(frame: np.ndarray) -> Segmentation:
     quarter_size = (width // FOREGROUND_SCALE, height // FOREGROUND_SCALE)
     quarter = cv2.cvtColor(cv2.resize(frame, quarter_size, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2LAB)
     table_quarter = cv2.resize(table_small, quarter_size, interpolation=cv2.INTER_LINEAR)
-    foreground = (_distance(quarter.astype(np.float32), table_quarter) > FOREGROUND_DISTANCE).astype(np.uint8) * 255
+    lab_quarter = quarter.astype(np.float32)
+    foreground = (_distance(lab_quarter, table_quarter) > FOREGROUND_DISTANCE).astype(np.uint8) * 255
     ys, xs = np.nonzero(cv2.erode(foreground, np.ones((2, 2), np.uint8)))
+    # a dim hand on a grey table differs from it in colour only a little, but all over: not table either
+    tinted = (_hue_shift(lab_quarter, table_quarter) > TINTED_DISTANCE).astype(np.uint8) * 255
+    foreground = foreground | cv2.morphologyEx(tinted, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     if len(xs) == 0:
         return Segmentation([], foreground, 0.0)
     s = FOREGROUND_SCALE

@@ -1,10 +1,10 @@
-"""Frame sources: Raspberry Pi camera, any OpenCV capture, a folder of images, or the demo game.
+"""Frame sources: Raspberry Pi camera, any OpenCV capture, or a folder of images.
 
 Every source has ``open()``, ``read()`` (a BGR frame, or None when a finite source is
 exhausted), ``close()`` and ``reopen()``. Failures raise ``SourceError`` with a message
 saying what went wrong; a source that failed can be reopened. ``open_source`` turns the
-one-string form (``picamera``, ``usb:N``, a video file or stream URL, a folder, ``demo``)
-into a source.
+one-string form (``picamera``, ``usb:N``, a video file or stream URL, a folder) into a
+source. The demo game is ``webui.demo.DemoTable``, which also plays its illegal attempt.
 """
 
 from __future__ import annotations
@@ -226,39 +226,14 @@ class FolderSource(FrameSource):
         return frame
 
 
-class DemoSource(FrameSource):
-    """The synthetic camera watching a built-in game being played by hand, frame after frame."""
+def open_source(spec: str, fps: float = 10.0) -> FrameSource:
+    """Open a source from its one-string form: ``picamera``, ``usb:N``, a video/URL or a folder.
 
-    name = "demo"
-
-    def __init__(self, seed: int = 0, loop: bool = True) -> None:
-        super().__init__()
-        self.seed, self.loop = seed, loop
-        self.frames: Iterator[Any] | None = None
-
-    def _open(self) -> None:
-        self.frames = self._start()
-
-    def _start(self) -> Iterator[Any]:
-        from vision.render.game import DEMO_GAME, game_frames  # the renderer loads only for the demo
-
-        return game_frames(DEMO_GAME, seed=self.seed)
-
-    def _read(self) -> np.ndarray | None:
-        item = next(self.frames, None)
-        if item is None and self.loop:
-            self.frames = self._start()
-            item = next(self.frames, None)
-        return None if item is None else item[0]
-
-
-def open_source(spec: str, fps: float = 10.0, seed: int = 0) -> FrameSource:
-    """Open a source from its one-string form: ``picamera``, ``usb:N``, a video/URL, a folder, ``demo``."""
+    (``hivecam serve`` and ``hivecam referee`` also take ``demo``: ``webui.demo.DemoTable``.)
+    """
     text = spec.strip()
     if text == "picamera":
         source: FrameSource = PiCameraSource()
-    elif text == "demo":
-        source = DemoSource(seed=seed)
     elif text.startswith("usb:"):
         try:
             source = CaptureSource(int(text[4:]))
@@ -272,5 +247,5 @@ def open_source(spec: str, fps: float = 10.0, seed: int = 0) -> FrameSource:
         source = CaptureSource(text)
     else:
         raise SourceError(f"{spec!r}: not a source (use picamera, usb:N, a video file, a stream URL, a folder "
-                          "of images, or demo)")
+                          "of images)")
     return source.open()

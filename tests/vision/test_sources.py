@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import CaptureSource, DemoSource, FolderSource, PiCameraSource, SourceError, open_source
+from vision.sources import CaptureSource, FolderSource, PiCameraSource, SourceError, open_source
 
 
 class FakePicamera2:
@@ -180,10 +180,3 @@ def test_open_source_rejects_bad_specs(tmp_path) -> None:
         open_source(str(tmp_path / "missing.mp4"))
     with pytest.raises(SourceError, match="cannot open"):
         open_source("usb:97")
-
-
-def test_demo_source_plays_rendered_frames() -> None:
-    source = DemoSource(seed=1).open()
-    frames = [source.read() for _ in range(3)]
-    assert all(f.shape == (720, 1280, 3) for f in frames)
-    assert not np.array_equal(frames[0], frames[2])  # the game moves on (or at least the noise does)

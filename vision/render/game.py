@@ -16,11 +16,6 @@ from rules.pieces import Piece
 from vision.render.scene import (GAP_MM, TILE_SIZES, Conditions, FrameTruth, Position, cell_centre_mm,
                                  make_camera, random_conditions, render_position)
 
-DEMO_GAME = ("Base+MLP;InProgress;White[13];wM;bG1 wM/;wG1 -wM;bP bG1/;wP /wG1;bQ bP-;wQ wP\\;bM bQ\\;"
-             "wB1 -wQ;bL -bP;wS1 wQ/;bB1 -bM;wB2 wB1\\;bG2 -bL;wL -wP;bB1 bP;wG2 -wB2;bG3 bQ/;wG3 wB2\\;"
-             "bA1 \\bL;wA1 wG3\\;bS1 \\bA1;wA2 -wA1;bB2 bM/")  # a random legal game
-
-
 @dataclass(frozen=True)
 class GameFrameInfo:
     """Ground truth of one frame of a game video."""
