@@ -44,6 +44,9 @@ def reconstruct(board: Board, seen: Scene, reference: Mapping[Hex, Label], trans
     cells = changed(seen, reference)
     cells.update(c for c, read in seen.items() if read.height > board.height(c))  # climbed on
     result = _single_change(board, seen, cells, transform)
+    if isinstance(result, Attempt) and board.is_legal(result.move):  # legal, yet the rest does not fit
+        return Misread(f"{board.uhp(result.move)} would be legal, but the rest of the board does not match it",
+                       tuple(sorted(cells)), 1, transform)
     if isinstance(result, Attempt) or result.arrived < 2:
         return result
     # maybe a legal move was made first, then an illegal reply
@@ -60,8 +63,9 @@ def reconstruct(board: Board, seen: Scene, reference: Mapping[Hex, Label], trans
                 else:
                     after[cell] = top
         second = _single_change(board, seen, changed(seen, after), transform)
+        legal = isinstance(second, Attempt) and board.is_legal(second.move)
         board.pop()
-        if isinstance(second, Attempt):
+        if isinstance(second, Attempt) and not legal:
             return Attempt((move,), second.move, transform)
     return result
 

@@ -9,10 +9,12 @@ a forced pass), that explain it:
   piece that did not move is tolerated);
 - an unsure read (low confidence) only says that *a* piece is there: explanations that
   disagree with it are kept, as candidates for a person to choose from;
-- only if nothing fits that way, one sure read may be wrong about the creature of a piece
-  whose identity the game already knows (it stayed put, or its origin shows which piece
-  moved): a piece cannot change into another, so that is the camera's mistake;
-- when several remain, the stack heights the camera reports may settle it.
+- when several remain, the stack heights the camera reports may settle it;
+- only if nothing fits that way (and under a registration most pieces agree with), one sure
+  read may be wrong about the creature of a piece whose identity the game already knows
+  (it stayed put, or its origin shows which piece moved: a piece cannot turn into another,
+  so that is the camera's mistake), and a tile missing beside a tall stack may be hidden
+  by it (its absence proves nothing).
 
 When nothing legal fits, ``attempts.reconstruct`` names the move someone attempted, or
 reports a misread.
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from ..board import PASS, Board, Move
-from ..hexgrid import Hex
+from ..hexgrid import Hex, neighbours
 from ..pieces import Piece
 from .attempts import Attempt, Misread, reconstruct
 from .registration import Transform, candidate_transforms
@@ -33,12 +35,14 @@ from .scene import Label, Scene, changed, label, labels, moved, tops
 
 # The explanations tried, in order: up to three moves between two steady views, fewest
 # first; a loose search also follows a piece moved twice around the opponent's forced pass.
-# Only if none fits: up to two moves with one piece of known identity read as another creature.
-_SEARCHES = [(0, False, 0), (1, False, 0), (2, False, 0), (2, True, 0), (3, False, 0), (3, True, 0),
-             (0, False, 1), (1, False, 1), (2, False, 1)]
+# Only if none fits, leniently: up to two moves, with one piece of known identity read as
+# another creature, and tiles beside tall stacks perhaps hidden by them.
+_SEARCHES = [(0, False, False), (1, False, False), (2, False, False), (2, True, False), (3, False, False),
+             (3, True, False), (0, False, True), (1, False, True), (2, False, True)]
 # ... and only under a registration that this many pieces agree with: in a small hive a turn
 # of the view and a misread could explain what really was a move
-RELABEL_AGREEING = 4
+LENIENT_AGREEING = 4
+TALL_STACK = 3  # a stack this high may hide a tile beside it from an oblique camera
 
 
 # ------------------------------------------------------------------ verdicts
@@ -73,13 +77,13 @@ def judge(board: Board, scene: Scene, accepted: Mapping[Hex, Label] | None,
     before = tops(board)
     reference = dict(accepted) if accepted is not None else before
     ranked = _ranked_transforms(scene, reference, current, allow_mirror)
-    for count, loose, relabels in _SEARCHES:
+    for count, loose, lenient in _SEARCHES:
         found: list[tuple[int, Explanation]] = []
         for transform, votes in ranked:
-            if relabels and votes < RELABEL_AGREEING:
+            if lenient and votes < LENIENT_AGREEING:
                 continue
             seen = moved(scene, transform)
-            for moves, unsure in _explanations(board, seen, reference, before, count, loose, relabels):
+            for moves, unsure in _explanations(board, seen, reference, before, count, loose, lenient):
                 found.append((votes, Explanation(moves, transform, unsure)))
         if found:
             return Explained(_by_height(board, scene, _choose(found, current)))
@@ -149,21 +153,32 @@ def _by_height(board: Board, scene: Scene, candidates: tuple[Explanation, ...]) 
     return tuple(agreeing) if len(agreeing) == 1 else candidates
 
 
+def _behind_tall_stacks(board: Board, seen: Scene) -> set[Hex]:
+    """Cells beside a stack at least ``TALL_STACK`` high (known or seen): from an angle, the
+    stack can hide a tile lying there, so not seeing one says nothing."""
+    tall = {c for c in board.stacks() if board.height(c) >= TALL_STACK}
+    tall.update(c for c, read in seen.items() if read.height >= TALL_STACK)
+    return {n for c in tall for n in neighbours(c)}
+
+
 def _explanations(board: Board, seen: Scene, reference: Mapping[Hex, Label], before: Mapping[Hex, Label],
-                  count: int, loose: bool = False, relabels: int = 0) -> list[tuple[tuple[Move, ...], int]]:
+                  count: int, loose: bool = False, lenient: bool = False) -> list[tuple[tuple[Move, ...], int]]:
     """Sequences of ``count`` moves (plus forced passes) that leave what ``seen`` shows.
 
     Each move must touch a cell that changed, except, when ``loose``, one followed by the
     opponent's forced pass and a second move of the same piece (it went on elsewhere).
-    Up to ``relabels`` sure reads may name the wrong creature of the right colour where
+    When ``lenient``, one sure read may name the wrong creature of the right colour where
     the game knows which piece is there: a piece that stayed, or one that moved (its
-    origin says which). A placed piece is known only from its read, so it must match.
+    origin says which; a placed piece is known only from its read, so it must match); and
+    a tile unseen beside a tall stack may be hidden by it. Each counts as an unsure read.
     """
+    relabels = 1 if lenient else 0
     changes = changed(seen, reference)
+    hidden = _behind_tall_stacks(board, seen) if lenient else set()
     # cells that may stay as they are (now read as the position has them, or read unsure
-    # where there is a piece) need no move; the others do
+    # where there is a piece, or unseen beside a tall stack) need no move; the others do
     firm = {c for c in changes if c in seen and seen[c].label != before.get(c) and (seen[c].sure or c not in before)
-            or c not in seen and c in before}
+            or c not in seen and c in before and c not in hidden}
     if len(firm) > 2 * count + relabels:
         return []
 
@@ -176,6 +191,9 @@ def _explanations(board: Board, seen: Scene, reference: Mapping[Hex, Label], bef
                 continue
             read = seen.get(cell)
             if read is None and expected is None:
+                continue
+            if read is None and cell in hidden:  # perhaps there, out of sight behind the stack
+                unsure += 1
                 continue
             if read is None or expected is None:
                 return None

@@ -189,3 +189,28 @@ def test_forced_pass_between_two_fast_moves(table) -> None:
     t = table(*FORCED, game_type="Base")
     events = t.turn("bB1 wQ", "pass", "bQ wG1-")  # the camera never saw the pass position steady
     assert [e.kind for e in events if e.kind in ("move", "pass")] == ["move", "pass", "move"]
+
+
+TOWER = ("wG1", "bG1 wG1-", "wQ -wG1", "bQ bG1-", "wB1 \\wQ", "bB1 bQ-", "wB1 wQ", "bB1 bQ", "wB1 wG1",
+         "bB1 bG1", "wA1 -wQ", "bB1 wG1", "wS1 \\wQ", "bS1 bQ-")  # wG1, wB1, bB1 three high at (0, 0)
+
+
+def test_a_tile_hidden_behind_a_tall_stack_does_not_stop_play(table) -> None:
+    t = table(*TOWER)
+    t.hand()
+    t.play("wA1 bS1-")
+    behind = t.transform.apply((1, 0))  # bG1, beside the tower, out of the camera's sight
+    events = t.still(tiles=tuple(s for s in t.seen() if s.cell != behind))
+    assert kinds(events) == ["move"] and uhps(t.referee)[-1] == "wA1 bS1-"
+    t.hand()
+    t.play("bA1 \\bQ")
+    assert [e.uhp for e in of(t.still(), "move")] == ["bA1 \\bQ"]  # and back in sight, nothing amiss
+
+
+def test_a_tile_missing_away_from_tall_stacks_is_still_a_misread(table) -> None:
+    t = table(*TOWER, config=RefereeConfig(stable_seconds=0.3, misread_after_seconds=0.5))
+    t.hand()
+    t.play("wA1 bS1-")
+    away = t.transform.apply((2, 0))  # bQ: two cells from the tower
+    events = t.still(10, tiles=tuple(s for s in t.seen() if s.cell != away))
+    assert kinds(events) == ["misread"]
