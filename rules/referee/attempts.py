@@ -42,8 +42,13 @@ def reconstruct(board: Board, seen: Scene, reference: Mapping[Hex, Label], trans
                 ) -> Attempt | Misread:
     """The move someone tried, reconstructed from what changed, if one move could do it."""
     cells = changed(seen, reference)
-    cells.update(c for c, read in seen.items() if read.height > board.height(c))  # climbed on
+    # a top seen higher than its stack, with the same look, was perhaps climbed on by a
+    # look-alike; heights are only hints, so that is the reading of last resort
     result = _single_change(board, seen, cells, transform)
+    climbed = {c for c, read in seen.items() if read.height > board.height(c)} - cells
+    if climbed and not isinstance(result, Attempt):
+        cells |= climbed
+        result = _single_change(board, seen, cells, transform)
     if isinstance(result, Attempt) and board.is_legal(result.move):  # legal, yet the rest does not fit
         return Misread(f"{board.uhp(result.move)} would be legal, but the rest of the board does not match it",
                        tuple(sorted(cells)), 1, transform)

@@ -245,3 +245,20 @@ def test_a_queen_placed_late_read_as_what_it_is_stays_illegal(table) -> None:
     events = t.still()
     assert kinds(events) == ["illegal"]
     assert of(events, "illegal")[0].rule == Rule.QUEEN_BY_FOURTH_TURN.value
+
+
+@pytest.mark.parametrize("name, history, piece, dest, rule, who, then", CASES[:-1], ids=[c[0] for c in CASES[:-1]])
+def test_a_wrong_height_hint_elsewhere_does_not_change_the_rule(table, name, history, piece, dest, rule, who,
+                                                                then) -> None:
+    """A lone tile read as a stack (heights are only hints) must not turn the illegal move
+    into some other story, such as a legal move first and then a move out of turn."""
+    t = table(*history)
+    t.hand()
+    t.force(piece, dest)
+    mover = t.transform.apply(dest)
+    tiles = t.seen()
+    other = next(i for i, s in enumerate(tiles) if s.cell != mover and s.height_hint == 1)
+    tiles[other] = replace(tiles[other], height_hint=2)
+    events = t.still(tiles=tuple(tiles))
+    assert [e.rule for e in of(events, "illegal")] == [rule.value]
+    assert len(t.referee.record.moves) == len(history)
