@@ -18,26 +18,36 @@ from calibration.lighting import CLIPPED, LightingReference
 SHRINK = 16  # gains are measured at 1/SHRINK resolution: light varies slowly across the table
 GRID = (3, 4)  # rows, columns of table regions, each measuring the gains; their median is used
 UNCHANGED = 0.03  # gains within this of 1 leave the frame as it is
+MEASURE_EVERY = 5  # frames between measurements of the gains (and of which pixels are table)
 MARGIN_PX = 1  # the non-table mask grows by this many small-image pixels (tile shadows, blur)
 
 
 class SessionLight:
-    """The table's colour as first seen, and the gains that bring later frames back to it."""
+    """The table's colour as first seen, and the gains that bring later frames back to it.
+
+    Light changes slowly next to a frame rate: the gains and the table mask are measured
+    again every ``MEASURE_EVERY`` frames, and applied to every frame.
+    """
 
     def __init__(self, grid: tuple[int, int] = GRID) -> None:
         self.grid = grid
         self.reference: LightingReference | None = None
         self._table: np.ndarray | None = None  # bool mask of table pixels at 1/SHRINK size
+        self._gains: np.ndarray | None = None  # (3,), None: not measured since the reference
+        self._frames = 0
 
     def normalise(self, frame: np.ndarray) -> np.ndarray:
         """``frame`` under the reference light (unchanged until a reference has been learnt)."""
+        self._frames += 1
         if self.reference is None or self._table is None:
             return frame
-        try:
-            gains = self.reference.uniform_gains(_shrink(frame), self._table)
-        except ValueError:  # too little table in view to measure the light: leave the frame be
-            return frame
-        if np.all(np.abs(gains - 1.0) < UNCHANGED):
+        if self._gains is None or self._frames % MEASURE_EVERY == 0:
+            try:
+                self._gains = self.reference.uniform_gains(_shrink(frame), self._table)
+            except ValueError:  # too little table in view to measure the light: keep the last gains
+                pass
+        gains = self._gains
+        if gains is None or np.all(np.abs(gains - 1.0) < UNCHANGED):
             return frame
         table = np.clip(np.rint(np.arange(256, dtype=np.float32)[:, None] * gains), 0, 255).astype(np.uint8)
         scaled = cv2.LUT(frame, table.reshape(256, 1, 3))
@@ -55,6 +65,8 @@ class SessionLight:
 
         ``foreground`` is the segmentation's non-table mask (any resolution, non-zero = not table).
         """
+        if self.reference is not None and self._frames % MEASURE_EVERY != MEASURE_EVERY - 1:
+            return  # the mask is needed by the next measuring frame only
         small = _shrink(frame)
         height, width = small.shape[:2]
         blocked = cv2.resize(np.where(foreground > 0, 255, 0).astype(np.uint8), (width, height),
