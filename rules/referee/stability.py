@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..hexgrid import rotate
 from ..observation import Observation
 
 OCCLUDED, UNSTABLE, STEADY = "occluded", "unstable", "steady"
@@ -23,9 +24,18 @@ Signature = frozenset[tuple[int, int, str, str]]
 
 def signature(observation: Observation) -> Signature:
     """What must stay the same for a view to be steady: where each tile is and its read,
-    up to a shift of the observer's lattice (which may be anchored afresh in every frame)."""
-    q0, r0 = min((t.cell for t in observation.tiles), default=(0, 0))
-    return frozenset((t.q - q0, t.r - r0, t.colour.value, t.bug.value) for t in observation.tiles)
+    up to a shift and a turn of the observer's lattice (anchored afresh in every frame, and
+    along a straight line of tiles its axes are ambiguous)."""
+    if not observation.tiles:
+        return frozenset()
+    return frozenset(min(_placed(observation, turns) for turns in range(6)))
+
+
+def _placed(observation: Observation, turns: int) -> tuple[tuple[int, int, str, str], ...]:
+    """The tiles turned by ``turns`` sixths and shifted to start at (0, 0), in order."""
+    cells = [rotate(t.cell, turns) for t in observation.tiles]
+    q0, r0 = min(cells)
+    return tuple(sorted((q - q0, r - r0, t.colour.value, t.bug.value) for (q, r), t in zip(cells, observation.tiles)))
 
 
 @dataclass

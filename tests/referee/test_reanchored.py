@@ -40,3 +40,17 @@ def test_the_second_piece_seen_on_a_reanchored_lattice_needs_no_question() -> No
         events += referee.observe(Observation(view or (), view is None, round(0.1 * (i + 1), 6)))
     assert not [e for e in events if e.kind in ("needs_confirmation", "illegal", "misread")]
     assert [m.uhp for m in referee.record.moves] == ["wS1", "bB1 wS1-"]
+
+
+LINE = ((-1, 0, W, Bug.ANT), (0, 0, W, Bug.GRASSHOPPER), (1, 0, B, Bug.ANT))
+TURNED = tuple(TileSighting(-r, q + r, colour, bug) for q, r, colour, bug in LINE)  # a sixth turn
+
+
+def test_a_straight_line_whose_axes_turn_from_frame_to_frame_settles() -> None:
+    """Three tiles in a row give the lattice no second direction: frame by frame, vision
+    may take either neighbouring axis for the row (seen in HV-TheYeti-WeakBot1-2020-03-30-0515)."""
+    assert TURNED != framed((0, 0), *LINE)
+    steadiness = Steadiness(stable_seconds=0.3, flicker_seconds=0.45)
+    views = [framed((0, 0), *LINE), framed((0, 0), *LINE), TURNED, TURNED]
+    frames = [steadiness.feed(Observation(view, False, round(0.1 * i, 6))) for i, view in enumerate(views)]
+    assert [f.status for f in frames] == [UNSTABLE] * 3 + [STEADY]
