@@ -53,10 +53,10 @@ class Detector:
         for tile in located.tiles:
             centre, polygons = tile.centre, overhangs(tile, located)
             hidden = crop_mask(polygons, centre, tile.basis)
-            lifted = located.lattice.lifted(tile.level - 1).pixel(tile.cell)
-            if hidden is not None and np.isfinite(lifted).all():
-                # the blob is the visible part only: the lattice knows the centre better
-                centre, hidden = lifted, crop_mask(polygons, lifted, tile.basis)
+            if hidden is not None:  # the blob is the visible part only: the lattice knows the centre better
+                lifted = located.lattice.lifted(tile.level - 1).pixel(tile.cell)
+                if np.isfinite(lifted).all():
+                    centre, hidden = lifted, crop_mask(polygons, lifted, tile.basis)
             features = glyph_features(rectified_crop(frame, centre, tile.basis), hidden)
             only = COLOUR_FEATURES if hidden_share(hidden) > MOSTLY_HIDDEN else None  # too little shape left
             bug, confidence = self.profile.classify(features, tile.colour, only)

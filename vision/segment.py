@@ -80,15 +80,19 @@ def _table_model(lab_small: np.ndarray) -> np.ndarray:
     return table.astype(np.float32)
 
 
-def _distance(lab: np.ndarray, table: np.ndarray) -> np.ndarray:
-    relative = (lab[..., 0] - table[..., 0]) / np.maximum(table[..., 0], 8.0) * 60.0
-    return np.sqrt(relative ** 2 + CHROMA_WEIGHT ** 2 * ((lab[..., 1] - table[..., 1]) ** 2
-                                                         + (lab[..., 2] - table[..., 2]) ** 2))
+def _brightness_shift(lab: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Lightness change relative to the table's own (so a shadow on a dark table counts as on a light one)."""
+    return (lab[..., 0] - table[..., 0]) / np.maximum(table[..., 0], 8.0) * 60.0
 
 
 def _hue_shift(lab: np.ndarray, table: np.ndarray) -> np.ndarray:
     """The colour part of ``_distance`` alone (shadows and light falloff leave it near 0)."""
     return CHROMA_WEIGHT * np.sqrt((lab[..., 1] - table[..., 1]) ** 2 + (lab[..., 2] - table[..., 2]) ** 2)
+
+
+def _distance(lab: np.ndarray, table: np.ndarray, hue: np.ndarray | None = None) -> np.ndarray:
+    """How far each pixel is from the table, brightness and colour together (``hue``: its ``_hue_shift``)."""
+    return np.hypot(_brightness_shift(lab, table), _hue_shift(lab, table) if hue is None else hue)
 
 
 def segment(frame: np.ndarray) -> Segmentation:
@@ -100,10 +104,11 @@ def segment(frame: np.ndarray) -> Segmentation:
     quarter = cv2.cvtColor(cv2.resize(frame, quarter_size, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2LAB)
     table_quarter = cv2.resize(table_small, quarter_size, interpolation=cv2.INTER_LINEAR)
     lab_quarter = quarter.astype(np.float32)
-    foreground = (_distance(lab_quarter, table_quarter) > FOREGROUND_DISTANCE).astype(np.uint8) * 255
+    hue = _hue_shift(lab_quarter, table_quarter)
+    foreground = (_distance(lab_quarter, table_quarter, hue) > FOREGROUND_DISTANCE).astype(np.uint8) * 255
     ys, xs = np.nonzero(cv2.erode(foreground, np.ones((2, 2), np.uint8)))
     # a dim hand on a grey table differs from it in colour only a little, but all over: not table either
-    tinted = (_hue_shift(lab_quarter, table_quarter) > TINTED_DISTANCE).astype(np.uint8) * 255
+    tinted = (hue > TINTED_DISTANCE).astype(np.uint8) * 255
     foreground = foreground | cv2.morphologyEx(tinted, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     if len(xs) == 0:
         return Segmentation([], foreground, 0.0)
