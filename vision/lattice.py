@@ -227,19 +227,36 @@ def _facing(homography: np.ndarray, k: np.ndarray) -> Lattice:
     return Lattice(homography, scale * (k @ np.array([0.0, 0.0, -1.0])))
 
 
+def _spread_out(cells: np.ndarray) -> bool:
+    """Whether distinct axial ``cells`` (N, 2) pin a homography: at most N - 2 of them on one line.
+
+    A line of tiles with one tile beside it (a common early hive) has enough points but fixes
+    nothing across the line; its homography and pose are arbitrary.
+    """
+    count = len(cells)
+    if count < 4:
+        return False
+    step = cells[None, :, :] - cells[:, None, :]  # step[i, j] = cell j - cell i
+    cross = step[:, :, None, 0] * step[:, None, :, 1] - step[:, :, None, 1] * step[:, None, :, 0]
+    on_line = (cross == 0).sum(axis=2)  # on_line[i, j]: cells on the line through i and j
+    np.fill_diagonal(on_line, 0)
+    return int(on_line.max()) <= count - 2
+
+
 def _fit_homography(centres: np.ndarray, cells: np.ndarray, basis: np.ndarray,
                     frame_size: tuple[int, int], robust: bool = True) -> Lattice:
     """The lattice through ``centres`` in ``cells``; ``robust`` (RANSAC) while some cells may be wrong."""
     plane = np.column_stack([cells[:, 0] + cells[:, 1] / 2, cells[:, 1] * SQRT3 / 2]).astype(np.float64)
     distinct = np.unique(cells, axis=0)
     k = _intrinsics(frame_size)
-    if len(distinct) >= PERSPECTIVE_TILES and np.linalg.matrix_rank(plane - plane.mean(axis=0)) == 2:
+    if len(distinct) >= PERSPECTIVE_TILES and _spread_out(distinct):
         pitch = float(np.linalg.norm(basis, axis=1).mean())
         homography, inliers = cv2.findHomography(plane, centres, cv2.RANSAC if robust else 0, 0.3 * pitch)
         if homography is not None:
             inliers = inliers.ravel() > 0
-            return _posed(homography, plane[inliers], centres[inliers], k)
-    # too few tiles for perspective: an affine map with the fitted basis, anchored on the mean
+            if _spread_out(np.unique(cells[inliers], axis=0)):
+                return _posed(homography, plane[inliers], centres[inliers], k)
+    # too few tiles for perspective, or nearly all in one row: an affine map with the fitted basis, anchored on the mean
     to_plane = np.array([[1.0, 0.5], [0.0, SQRT3 / 2]])  # axial -> lattice plane
     linear = basis.T @ np.linalg.inv(to_plane)  # lattice plane -> pixel
     shift = (centres - plane @ linear.T).mean(axis=0)

@@ -9,6 +9,8 @@ a forced pass), that explain it:
   piece that did not move is tolerated);
 - an unsure read (low confidence) only says that *a* piece is there: explanations that
   disagree with it are kept, as candidates for a person to choose from;
+- the top of a tall stack seen on the next cell, with the stack's own cell empty, is the
+  stack's top seen from an angle (a stack that tall cannot vanish in so few moves);
 - when several remain, the stack heights the camera reports may settle it;
 - only if nothing fits that way (and under a registration most pieces agree with), one sure
   read may be wrong about the creature of a piece whose identity the game already knows
@@ -31,7 +33,7 @@ from ..hexgrid import Hex, neighbours
 from ..pieces import Piece
 from .attempts import Attempt, Misread, reconstruct
 from .registration import Transform, candidate_transforms
-from .scene import Label, Scene, changed, label, labels, moved, tops
+from .scene import Label, Read, Scene, changed, label, labels, moved, tops
 
 # The explanations tried, in order: up to three moves between two steady views, fewest
 # first; a loose search also follows a piece moved twice around the opponent's forced pass.
@@ -161,6 +163,27 @@ def _behind_tall_stacks(board: Board, seen: Scene) -> set[Hex]:
     return {n for c in tall for n in neighbours(c)}
 
 
+def _leaning_tops(board: Board, seen: Scene) -> tuple[Scene, set[Hex]]:
+    """``seen`` with the tops of tall stacks put back where they belong, and the cells they hid.
+
+    From an oblique camera the top of a stack at least ``TALL_STACK`` high can look like a
+    tile lying on the next cell, over whatever lies there. Such a stack cannot vanish in the
+    few moves looked for, so where its cell shows nothing and exactly one neighbour shows its
+    top, that read is the stack's, and the neighbour's own piece is out of sight.
+    """
+    corrected, hidden = dict(seen), set()
+    for cell, stack in board.stacks().items():
+        if len(stack) < TALL_STACK or cell in seen:
+            continue
+        top = label(stack[-1])
+        leaning = [n for n in neighbours(cell) if n in corrected and corrected[n].label == top and n not in hidden]
+        if len(leaning) == 1:
+            read = corrected.pop(leaning[0])
+            corrected[cell] = Read(read.label, read.sure, len(stack))
+            hidden.add(leaning[0])
+    return corrected, hidden
+
+
 def _explanations(board: Board, seen: Scene, reference: Mapping[Hex, Label], before: Mapping[Hex, Label],
                   count: int, loose: bool = False, lenient: bool = False) -> list[tuple[tuple[Move, ...], int]]:
     """Sequences of ``count`` moves (plus forced passes) that leave what ``seen`` shows.
@@ -173,8 +196,10 @@ def _explanations(board: Board, seen: Scene, reference: Mapping[Hex, Label], bef
     a tile unseen beside a tall stack may be hidden by it. Each counts as an unsure read.
     """
     relabels = 1 if lenient else 0
+    seen, hidden = _leaning_tops(board, seen)
     changes = changed(seen, reference)
-    hidden = _behind_tall_stacks(board, seen) if lenient else set()
+    if lenient:
+        hidden |= _behind_tall_stacks(board, seen)
     # cells that may stay as they are (now read as the position has them, or read unsure
     # where there is a piece, or unseen beside a tall stack) need no move; the others do
     firm = {c for c in changes if c in seen and seen[c].label != before.get(c) and (seen[c].sure or c not in before)

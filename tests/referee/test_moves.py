@@ -207,6 +207,23 @@ def test_a_tile_hidden_behind_a_tall_stack_does_not_stop_play(table) -> None:
     assert [e.uhp for e in of(t.still(), "move")] == ["bA1 \\bQ"]  # and back in sight, nothing amiss
 
 
+def test_a_tall_stack_top_seen_on_the_next_cell_is_the_stack(table) -> None:
+    """From an oblique camera the top of a tall stack can look like a tile lying on the next
+    cell, over the piece there (the rendered benchmark: a four-high Beetle over the Queen)."""
+    t = table(*TOWER)
+    t.hand()
+    t.play("wA1 bS1-")
+    tower, beside = t.transform.apply((0, 0)), t.transform.apply((1, 0))  # bB1 on top; bG1 beside
+    seen = {s.cell: s for s in t.seen()}
+    leaning = replace(seen.pop(tower), q=beside[0], r=beside[1], height_hint=1)
+    seen[beside] = leaning
+    events = t.still(tiles=tuple(seen.values()))
+    assert kinds(events) == ["move"] and uhps(t.referee)[-1] == "wA1 bS1-"
+    t.hand()
+    t.play("bA1 \\bQ")
+    assert [e.uhp for e in of(t.still(), "move")] == ["bA1 \\bQ"]
+
+
 def test_a_tile_missing_away_from_tall_stacks_is_still_a_misread(table) -> None:
     t = table(*TOWER, config=RefereeConfig(stable_seconds=0.3, misread_after_seconds=0.5))
     t.hand()

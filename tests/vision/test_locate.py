@@ -103,3 +103,22 @@ def test_stack_lift_is_recovered_from_a_small_tilted_hive() -> None:
         cell = tuple(lattice.axial(top[None])[0])
         seen = lattice.lifted(1).pixel(cell) - lattice.pixel(cell)
         assert np.linalg.norm(seen - (lifted - top)) < 0.04 * lattice.pitch(cell)
+
+
+def test_a_row_of_tiles_with_one_beside_it_keeps_its_cells() -> None:
+    """Six tiles in a row and one beside it pin no homography across the row: the lattice
+    must not take an arbitrary perspective from them (cells and stack lift went wild)."""
+    names = ["wQ", "bQ", "wA1", "bA1", "wG1", "bG1", "wS1"]
+    cells = [(q, -q) for q in range(-2, 4)] + [(-1, 2)]
+    position = {cell: [Piece.parse(name)] for cell, name in zip(cells, names)}
+    rng = np.random.default_rng(5)
+    for _ in range(12):
+        frame, truth = render_position(position, random_conditions(rng, tilt_deg=30))
+        located = locate_tiles(frame)
+        seen = {t.cell: t.colour for t in located.tiles}
+        true = {t.cell: t.colour for t in truth.tiles}
+        alignment = align(seen, true)
+        assert alignment.matched == len(true) == len(seen)
+        lift = [np.linalg.norm(located.lattice.lifted(1).pixel(c) - located.lattice.pixel(c)) / located.lattice.pitch(c)
+                for c in seen]
+        assert max(lift) < 0.5
