@@ -79,6 +79,7 @@ class Run:
     still_at: list[float] = field(default_factory=list)  # when each still board was first seen
     latency: list[float] = field(default_factory=list)  # board still -> move event (simulated s)
     processing: list[float] = field(default_factory=list)  # wall-clock s of the frame with the event
+    judging: list[float] = field(default_factory=list)  # ... of which the referee's
 
 
 def same_game(recorded: Sequence[Move], original: Sequence[Move]) -> bool:
@@ -110,12 +111,13 @@ def watch(referee: Referee, shots: Iterable[Shot], camera: Camera, truth: Sequen
     for observation in camera(shots):
         start = time.perf_counter()
         events = referee.observe(observation)
-        elapsed = time.perf_counter() - start + observation.extra.get("detect_seconds", 0.0)
+        judging = time.perf_counter() - start
         for event in events:
             if event.kind in ("move", "pass"):
                 settled = max((t for t in run.still_at if t <= event.time), default=event.time)
                 run.latency.append(event.time - settled)
-                run.processing.append(elapsed)
+                run.processing.append(judging + observation.extra.get("detect_seconds", 0.0))
+                run.judging.append(judging)
         run.events += events
         for event in events:
             if isinstance(event, NeedsConfirmationEvent):
@@ -339,6 +341,7 @@ class GameResult:
     false_illegal: int  # in the film and after the injected move was taken back
     latency: list[float]
     processing: list[float]
+    judging: list[float]
     first_question: str = ""
     kind: str | None = None  # of the injected move (None: the game allows none)
     right_rule: bool = False
@@ -367,7 +370,7 @@ def play_game(index: int, path: Path, options: Options) -> GameResult:
     same, run, _ = film_game(record, options.config, rng, pace, camera)
     human = [e for e in run.events if e.kind in ("illegal", "misread", "needs_confirmation")]
     result = GameResult(path.name, len(record.moves), same, [e.kind for e in human],
-                        sum(e.kind == "illegal" for e in run.events), run.latency, run.processing,
+                        sum(e.kind == "illegal" for e in run.events), run.latency, run.processing, run.judging,
                         str(human[0].to_dict()) if human else "")
     kinds = list(KINDS)
     for offset in range(len(kinds)):  # this game's kind, or the next one it allows
@@ -406,6 +409,8 @@ def progress(done: int, total: int, result: GameResult) -> str:
 
 
 # ------------------------------------------------------------------- report
+LATE = 0.5  # s from the board becoming still to its event: the bound
+
 def percentile(values: list[float], q: float) -> float:
     return sorted(values)[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
@@ -438,8 +443,15 @@ def report(results: list[GameResult], args: argparse.Namespace, seconds: float) 
     print(f"processing of that frame{' (recognition + referee)' if args.camera == 'rendered' else ''}: "
           f"median {1000 * statistics.median(processing):.2f} ms, "
           f"p95 {1000 * percentile(processing, 0.95):.2f} ms, max {1000 * max(processing):.2f} ms")
+    if args.camera == "rendered":
+        judging = [x for r in results for x in r.judging]
+        print(f"  of which the referee: median {1000 * statistics.median(judging):.2f} ms, "
+              f"p95 {1000 * percentile(judging, 0.95):.2f} ms, max {1000 * max(judging):.2f} ms")
     print(f"total board still -> event (simulated + processing): median {statistics.median(total):.3f} s, "
           f"p95 {percentile(total, 0.95):.3f} s, max {max(total):.3f} s")
+    late = [(x + y, r.name) for r in results for x, y in zip(r.latency, r.processing) if x + y > LATE]
+    print(f"events later than {LATE} s after the board became still: {len(late)} of {len(total)}"
+          + (f"; the latest {max(late)[0]:.3f} s in {max(late)[1]}" if late else ""))
     frames = sum(r.frames for r in results)
     if frames:
         print(f"frames rendered and recognised: {frames}; per frame: render "
