@@ -6,7 +6,9 @@ neighbour offsets (this absorbs the foreshortening of a tilted camera). Coordina
 spread from one tile over the neighbour graph, then a lattice-to-pixel homography fitted to
 all of them re-assigns every tile by rounding, which also places tiles with no neighbour.
 Where stack tops lie (the image of the table's normal) comes from the camera pose fitted to
-the same centres with an assumed pinhole camera.
+the same centres with an assumed pinhole camera. With too few tiles, or all but one in a row
+(which pins nothing across the row), the fit stays affine and the camera is taken to face
+the table.
 """
 
 from __future__ import annotations
@@ -256,7 +258,8 @@ def _fit_homography(centres: np.ndarray, cells: np.ndarray, basis: np.ndarray,
             inliers = inliers.ravel() > 0
             if _spread_out(np.unique(cells[inliers], axis=0)):
                 return _posed(homography, plane[inliers], centres[inliers], k)
-    # too few tiles for perspective, or nearly all in one row: an affine map with the fitted basis, anchored on the mean
+    # too few tiles for perspective, or nearly all in one row: an affine map with the fitted
+    # basis, anchored on the mean
     to_plane = np.array([[1.0, 0.5], [0.0, SQRT3 / 2]])  # axial -> lattice plane
     linear = basis.T @ np.linalg.inv(to_plane)  # lattice plane -> pixel
     shift = (centres - plane @ linear.T).mean(axis=0)
