@@ -2,25 +2,21 @@
 
 Light changes act (to a good approximation) as one gain per colour channel, which stays a
 per-channel gain after the camera's gamma curve. So a frame is normalised by measuring a
-robust colour level of a region that does not change colour (the bare table, or the white
-tile faces) and scaling each channel to bring that level back to a reference: the level
-recorded at calibration (``LightingReference``, optionally per region of the frame) or a
-neutral grey (``grey_world``).
+robust colour level of a region that does not change colour (the bare table) in several
+parts of the frame and scaling each channel to bring those levels back to the ones recorded
+under the reference light (``LightingReference``).
 """
-
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-import cv2
 import numpy as np
 
 CLIPPED = 250  # a channel at or above this is saturated and says nothing about the light
 DARK = 10  # pixels darker than this are mostly noise
 TRIM_PERCENTILES = (20.0, 80.0)  # keep mid-bright pixels: no shadows, no highlights or glare
 MIN_PIXELS = 50
-NEUTRAL_LEVEL = 128.0
 
 
 def _robust_level(pixels: np.ndarray) -> np.ndarray | None:
@@ -59,42 +55,10 @@ def cell_levels(frame: np.ndarray, mask: np.ndarray | None, grid: tuple[int, int
     return levels
 
 
-def _fill_from_neighbours(cells: np.ndarray, fallback: np.ndarray) -> np.ndarray:
-    """``cells`` (rows, cols, 3) with NaN cells grown in from the mean of their valid neighbours."""
-    values = cells.astype(np.float32)
-    known = ~np.isnan(values[..., 0])
-    if not known.any():
-        return np.broadcast_to(np.asarray(fallback, np.float32), values.shape).copy()
-    ring = np.ones((3, 3), np.float32)
-    while not known.all():
-        filled = np.where(known[..., None], values, 0.0)
-        sums = cv2.filter2D(filled, -1, ring, borderType=cv2.BORDER_CONSTANT)
-        counts = cv2.filter2D(known.astype(np.float32), -1, ring, borderType=cv2.BORDER_CONSTANT)
-        grow = ~known & (counts > 0)
-        values[grow] = sums[grow] / counts[grow][:, None]
-        known = known | grow
-    return values
-
-
-def apply_gains(frame: np.ndarray, gains: np.ndarray) -> np.ndarray:
-    """``frame`` times ``gains`` (3,) or a per-pixel field (H, W, 3), rounded and clipped to uint8."""
-    scaled = frame.astype(np.float32) * np.asarray(gains, np.float32)
-    return np.clip(np.rint(scaled), 0, 255).astype(np.uint8)
-
-
-def grey_world(frame: np.ndarray, mask: np.ndarray | None = None, level: float = NEUTRAL_LEVEL) -> np.ndarray:
-    """Per-frame normalisation: make the region within ``mask`` neutral grey at ``level``."""
-    return apply_gains(frame, level / region_level(frame, mask))
-
-
 @dataclass(frozen=True)
 class LightingReference:
-    """Colour levels of a stable region (the bare table) under the calibration lighting.
-
-    With ``grid`` (rows, cols) larger than (1, 1) the levels are kept per cell and the gains
-    vary smoothly across the frame, which also undoes a lamp lighting one side of the
-    table. Pass a mask that excludes the tiles then, or moving tiles shift the local gains.
-    """
+    """Colour levels of a stable region (the bare table) under the reference light: of the
+    whole region, and of each cell of a ``grid`` (rows, cols) laid over the frame."""
 
     level: np.ndarray  # (3,) BGR of the whole region
     cells: np.ndarray  # (rows, cols, 3) BGR per cell, NaN where the region is too small
@@ -104,26 +68,12 @@ class LightingReference:
                    grid: tuple[int, int] = (1, 1)) -> "LightingReference":
         return cls(region_level(frame, mask), cell_levels(frame, mask, grid))
 
-    def gains(self, frame: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-        """Per-pixel gains (H, W, 3) that bring ``frame``'s region back to the reference levels.
-
-        Cells without enough region pixels, now or in the reference, take their neighbours' gains.
-        """
-        overall = self.level / region_level(frame, mask)
-        local = _fill_from_neighbours(self.cells / cell_levels(frame, mask, self.cells.shape[:2]), overall)
-        height, width = frame.shape[:2]
-        return cv2.resize(local, (width, height), interpolation=cv2.INTER_LINEAR).reshape(height, width, 3)
-
     def uniform_gains(self, frame: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
         """One gain per channel (3,): the median over the cells of their gains, so that
         something covering a few cells (a hand, an arm) does not move it."""
         local = (self.cells / cell_levels(frame, mask, self.cells.shape[:2])).reshape(-1, 3)
         local = local[~np.isnan(local).any(axis=1)]
         return np.median(local, axis=0) if len(local) else self.level / region_level(frame, mask)
-
-    def normalise(self, frame: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-        """``frame`` as it would look under the reference lighting."""
-        return apply_gains(frame, self.gains(frame, mask))
 
 
 def locked_camera_controls(metadata: Mapping[str, Any]) -> dict[str, Any]:
