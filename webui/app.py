@@ -278,7 +278,7 @@ def _move_action(service: GameService, method: str) -> Callable[[], Response]:
     """A control endpoint calling the referee's ``method`` with the body's ``move``."""
 
     def view() -> Response:
-        move = text_field(json_body(), "move", required=True, max_length=40)
+        move = text_field(json_body(), "move", required=True, max_length=120)  # a few moves, "; "-separated
         return _act(service, lambda ref: getattr(ref, method)(move))
 
     return view

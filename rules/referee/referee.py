@@ -52,8 +52,12 @@ class _Choice:
 
 @dataclass(frozen=True)
 class _Misread:
-    seen: dict[Hex, Label]
+    """A view no legal moves explain, waiting for the board to change or a person's word."""
+
+    seen: dict[Hex, Label]  # the view, in game coordinates
     event: MisreadEvent
+    scene: Scene  # the view, in observer coordinates
+    since: float
 
 
 @dataclass(frozen=True)
@@ -146,14 +150,15 @@ class Referee:
             return [TakebackEvent(self._time, len(self.record.moves))] if pending else []
         return self._play(chosen.moves, since)
 
-    def _ask(self, candidates: tuple[Explanation, ...], scene: Scene, since: float) -> list[Event]:
+    def _ask(self, candidates: tuple[Explanation, ...], scene: Scene, since: float,
+             reason: str | None = None) -> list[Event]:
         options = {self._describe(e.moves): e for e in candidates}
         pending = self._pending
         if isinstance(pending, _Choice) and pending.options.keys() == options.keys():
             return []
         unsure = any(e.unsure for e in candidates)
-        reason = ("a piece was not recognised with confidence" if unsure
-                  else "more than one move explains the board")
+        reason = reason or ("a piece was not recognised with confidence" if unsure
+                            else "more than one move explains the board")
         event = NeedsConfirmationEvent(self._time, tuple(options), reason)
         self._pending = _Choice(options, scene, since, event)
         return [event]
@@ -197,7 +202,7 @@ class Referee:
         if isinstance(pending, _Misread) and pending.event.message == misread.message:
             return []
         event = MisreadEvent(self._time, misread.message, misread.cells)
-        self._pending = _Misread(labels(moved(scene, misread.transform)), event)
+        self._pending = _Misread(labels(moved(scene, misread.transform)), event, scene, since)
         return [event]
 
     # --------------------------------------------------------- a person's word
@@ -225,26 +230,62 @@ class Referee:
         self._transform, self._accepted = pending.transform, pending.seen
         return self._play((pending.move,), self._time, mark=Mark.OVERRIDE)
 
-    def correct(self, move_uhp: str) -> list[Event]:
-        """A person says which legal move was really played (recorded, marked correction).
+    def correct(self, moves_uhp: str) -> list[Event]:
+        """A person says which legal moves were really played: one MoveString, or several
+        separated by ``;`` (recorded, marked correction; forced passes between them are added).
 
         When a problem is pending, the view that raised it is taken to show the corrected
-        move; otherwise the next steady view must show the position after it.
+        moves; otherwise the next steady view must show the position after them. A view
+        that made no sense (a misread) is judged again first: if it shows further moves
+        (the camera fell behind), they are put to the person to confirm.
         """
         if self._over():
             raise ValueError("the game is over: no move can be recorded")
-        move = self.board.parse_uhp(move_uhp)
-        if not self.board.is_legal(move):
-            raise ValueError(f"{move_uhp!r} is not legal here: {why_illegal(self.board, move).message}")
+        moves = self._corrections(moves_uhp)
         pending = self._pending
         self._pending = None
         self._accepted = None
-        if isinstance(pending, (_Illegal, _Misread)):
+        if isinstance(pending, _Illegal):
             self._accepted = pending.seen
         elif isinstance(pending, _Choice):
             transform = next(iter(pending.options.values())).transform
             self._accept(pending.seen, transform)
-        return self._play((move,), self._time, mark=Mark.CORRECTION)
+        events = self._play(moves, self._time, mark=Mark.CORRECTION)
+        if isinstance(pending, _Misread):
+            events += self._rejudge(pending)
+        return events
+
+    def _corrections(self, moves_uhp: str) -> tuple[Move, ...]:
+        """The legal moves named by ``moves_uhp``, with any forced pass between them."""
+        texts = [text.strip() for text in moves_uhp.split(";") if text.strip()]
+        if not texts:
+            raise ValueError("no move given: write a MoveString such as 'wA1 -bQ'")
+        board = self.board.copy()
+        moves: list[Move] = []
+        for index, text in enumerate(texts):
+            if moves and board.legal_moves == [PASS] and text.lower() != "pass":
+                board.push(PASS)
+                moves.append(PASS)
+            move = board.parse_uhp(text)
+            if not board.is_legal(move):
+                after = f" after {'; '.join(texts[:index])}" if index else " here"
+                raise ValueError(f"{text!r} is not legal{after}: {why_illegal(board, move).message}")
+            board.push(move)
+            moves.append(move)
+        return tuple(moves)
+
+    def _rejudge(self, misread: _Misread) -> list[Event]:
+        """After a correction, what the view that made no sense shows now."""
+        verdict = None if self._over() else judge(self.board, misread.scene, None, self._transform,
+                                                  self.config.allow_mirror)
+        if isinstance(verdict, Explained):
+            if len(verdict.candidates) == 1 and not verdict.candidates[0].moves:
+                self._accept(misread.scene, verdict.candidates[0].transform)  # it shows the position
+                return []
+            return self._ask(verdict.candidates, misread.scene, misread.since,
+                             "the view shows more moves than were corrected")
+        self._accepted = misread.seen  # the person vouches for the view: what still differs is misread
+        return []
 
     def undo(self) -> list[Event]:
         """Take back the last recorded move (with a forced pass before it), or a declared result."""

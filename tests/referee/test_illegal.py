@@ -155,6 +155,47 @@ def test_correction_of_a_misread_and_the_misread_piece_afterwards(table) -> None
     assert [e.uhp for e in of(t.still(tiles=misread_ant(t, (-2, 0))), "move")] == ["bA1 bQ-"]
 
 
+BEHIND = ("wA1 -wQ", "bA1 bQ-", "wS1 -wA1", "bS1 bA1-")  # four moves the camera never saw still
+
+
+def fall_behind(t) -> list:
+    """The four ``BEHIND`` moves made under a hand, then the board still until it is reported."""
+    t.hand()
+    t.play(*BEHIND)
+    return t.still(15)
+
+
+def test_a_correction_lets_the_referee_catch_up_when_it_fell_behind(table) -> None:
+    t = table(*OPENING, config=RefereeConfig(misread_after_seconds=1.0))
+    assert kinds(fall_behind(t)) == ["misread"]  # more changes than three moves make
+    events = t.referee.correct("wA1 -wQ")  # a person names the first; the rest follow from the view
+    asked = of(events, "needs_confirmation")
+    assert [e.uhp for e in of(events, "move")] == ["wA1 -wQ"] and len(asked) == 1
+    assert asked[0].reason == "the view shows more moves than were corrected"
+    assert len(asked[0].candidates) == 1  # each later piece touches only the one before: one order
+    t.referee.confirm(asked[0].candidates[0])
+    assert uhps(t.referee) == table_uhps(t)
+    assert kinds(t.still()) == []
+    assert [e.uhp for e in of(t.turn("wB1 -wS1"), "move")] == ["wB1 -wS1"]
+
+
+def test_several_moves_can_be_corrected_at_once(table) -> None:
+    t = table(*OPENING, config=RefereeConfig(misread_after_seconds=1.0))
+    fall_behind(t)
+    events = t.referee.correct(" ; ".join(BEHIND))
+    assert [e.mark for e in of(events, "move")] == ["correction"] * 4
+    assert uhps(t.referee) == table_uhps(t) and kinds(t.still()) == []
+
+
+def test_a_correction_names_the_move_that_is_not_legal(table) -> None:
+    t = table(*OPENING)
+    with pytest.raises(ValueError, match="'wQ wG1/' is not legal after wA1 -wQ; bA1 bQ-"):
+        t.referee.correct("wA1 -wQ; bA1 bQ-; wQ wG1/")
+    with pytest.raises(ValueError, match="no move given"):
+        t.referee.correct(" ; ")
+    assert uhps(t.referee) == list(OPENING)  # nothing recorded
+
+
 def test_correction_must_be_legal(table) -> None:
     t = table(*OPENING)
     with pytest.raises(ValueError, match="not legal"):
