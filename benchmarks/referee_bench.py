@@ -411,6 +411,7 @@ def progress(done: int, total: int, result: GameResult) -> str:
 # ------------------------------------------------------------------- report
 LATE = 0.5  # s from the board becoming still to its event: the bound
 
+
 def percentile(values: list[float], q: float) -> float:
     return sorted(values)[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 

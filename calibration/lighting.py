@@ -6,6 +6,7 @@ robust colour level of a region that does not change colour (the bare table) in 
 parts of the frame and scaling each channel to bring those levels back to the ones recorded
 under the reference light (``LightingReference``).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

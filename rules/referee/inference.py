@@ -176,7 +176,7 @@ def _leaning_tops(board: Board, seen: Scene) -> tuple[Scene, set[Hex]]:
         if len(stack) < TALL_STACK or cell in seen:
             continue
         top = label(stack[-1])
-        leaning = [n for n in neighbours(cell) if n in corrected and corrected[n].label == top and n not in hidden]
+        leaning = [n for n in neighbours(cell) if n in corrected and corrected[n].label == top]
         if len(leaning) == 1:
             read = corrected.pop(leaning[0])
             corrected[cell] = Read(read.label, read.sure, len(stack))

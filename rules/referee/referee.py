@@ -54,10 +54,10 @@ class _Choice:
 class _Misread:
     """A view no legal moves explain, waiting for the board to change or a person's word."""
 
-    seen: dict[Hex, Label]  # the view, in game coordinates
-    event: MisreadEvent
     scene: Scene  # the view, in observer coordinates
+    transform: Transform  # its best registration
     since: float
+    event: MisreadEvent
 
 
 @dataclass(frozen=True)
@@ -202,7 +202,7 @@ class Referee:
         if isinstance(pending, _Misread) and pending.event.message == misread.message:
             return []
         event = MisreadEvent(self._time, misread.message, misread.cells)
-        self._pending = _Misread(labels(moved(scene, misread.transform)), event, scene, since)
+        self._pending = _Misread(scene, misread.transform, since, event)
         return [event]
 
     # --------------------------------------------------------- a person's word
@@ -284,7 +284,8 @@ class Referee:
                 return []
             return self._ask(verdict.candidates, misread.scene, misread.since,
                              "the view shows more moves than were corrected")
-        self._accepted = misread.seen  # the person vouches for the view: what still differs is misread
+        # the person vouches for the view: what still differs is misread
+        self._accepted = labels(moved(misread.scene, misread.transform))
         return []
 
     def undo(self) -> list[Event]:
