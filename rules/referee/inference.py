@@ -79,13 +79,14 @@ def judge(board: Board, scene: Scene, accepted: Mapping[Hex, Label] | None,
     before = tops(board)
     reference = dict(accepted) if accepted is not None else before
     ranked = _ranked_transforms(scene, reference, current, allow_mirror)
+    views = {transform: _leaning_tops(board, moved(scene, transform)) for transform, _ in ranked}
     for count, loose, lenient in _SEARCHES:
         found: list[tuple[int, Explanation]] = []
         for transform, votes in ranked:
             if lenient and votes < LENIENT_AGREEING:
                 continue
-            seen = moved(scene, transform)
-            for moves, unsure in _explanations(board, seen, reference, before, count, loose, lenient):
+            seen, hidden = views[transform]
+            for moves, unsure in _explanations(board, seen, hidden, reference, before, count, loose, lenient):
                 found.append((votes, Explanation(moves, transform, unsure)))
         if found:
             return Explained(_by_height(board, scene, _choose(found, current)))
@@ -184,9 +185,11 @@ def _leaning_tops(board: Board, seen: Scene) -> tuple[Scene, set[Hex]]:
     return corrected, hidden
 
 
-def _explanations(board: Board, seen: Scene, reference: Mapping[Hex, Label], before: Mapping[Hex, Label],
-                  count: int, loose: bool = False, lenient: bool = False) -> list[tuple[tuple[Move, ...], int]]:
-    """Sequences of ``count`` moves (plus forced passes) that leave what ``seen`` shows.
+def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mapping[Hex, Label],
+                  before: Mapping[Hex, Label], count: int, loose: bool = False,
+                  lenient: bool = False) -> list[tuple[tuple[Move, ...], int]]:
+    """Sequences of ``count`` moves (plus forced passes) that leave what ``seen`` shows
+    (after ``_leaning_tops``; ``hidden``: the cells it found covered).
 
     Each move must touch a cell that changed, except, when ``loose``, one followed by the
     opponent's forced pass and a second move of the same piece (it went on elsewhere).
@@ -196,10 +199,9 @@ def _explanations(board: Board, seen: Scene, reference: Mapping[Hex, Label], bef
     a tile unseen beside a tall stack may be hidden by it. Each counts as an unsure read.
     """
     relabels = 1 if lenient else 0
-    seen, hidden = _leaning_tops(board, seen)
     changes = changed(seen, reference)
     if lenient:
-        hidden |= _behind_tall_stacks(board, seen)
+        hidden = hidden | _behind_tall_stacks(board, seen)
     # cells that may stay as they are (now read as the position has them, or read unsure
     # where there is a piece, or unseen beside a tall stack) need no move; the others do
     firm = {c for c in changes if c in seen and seen[c].label != before.get(c) and (seen[c].sure or c not in before)
