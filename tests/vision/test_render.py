@@ -11,7 +11,7 @@ from rules.pieces import Bug, Colour, Piece
 from vision.render.art import tile_texture
 from vision.render.camera import SyntheticCamera
 from vision.render.game import game_frames
-from vision.render.scene import GAP_MM, TILE_SIZES, Conditions, render_position
+from vision.render.scene import GAP_MM, TILE_SIZES, TOP_LABEL, Conditions, Label, render_position
 
 W_Q, B_A = Piece.parse("wQ"), Piece.parse("bA1")
 CLEAN = Conditions(height_mm=600.0, shadow=0.0, jitter=0.0)
@@ -90,3 +90,25 @@ def test_game_frames_carry_each_move_then_rest() -> None:
     assert len(frames) == 1 + 4 * 3  # start, then per move 2 hand frames and 1 resting frame
     assert hands[-1] is False and moves[-1] == 4 and len(frames[-1][1].truth.tiles) == 4
     assert hands[1:3] == [True, True] and moves[1:3] == [0, 0]
+
+
+def test_labels_mark_tops_by_colour_and_the_hand() -> None:
+    position = {(0, 0): [W_Q], (1, 0): [B_A], (3, 0): [Piece.parse("wS1")]}
+    frame, truth = render_position(position, Conditions(hand=True, tilt_deg=20, k1=-0.1, seed=4), hand_at=(0.0, 0.0))
+    for tile in truth.tiles:
+        seen = truth.labels[round(tile.px[1]), round(tile.px[0])]
+        assert seen in ({TOP_LABEL[tile.colour], Label.HAND} if tile.hidden_by_hand else {TOP_LABEL[tile.colour]})
+    assert truth.hand_occludes and {int(v) for v in np.unique(truth.labels)} >= {0, 1, 2, 5}
+    skin = frame[truth.labels == Label.HAND].astype(int)
+    assert np.median(skin[:, 2] - skin[:, 0]) > 40  # hand pixels are skin-coloured
+
+
+def test_basis_matches_the_spacing_of_neighbouring_centres() -> None:
+    names = ["wA1", "bA1", "wA2", "bA2", "wA3", "bA3", "wQ"]
+    row = {(q, 0): [Piece.parse(name)] for q, name in zip(range(-3, 4), names)}
+    _, truth = render_position(row, Conditions(tilt_deg=30, azimuth_deg=50, yaw_deg=20, k1=-0.1, jitter=0.0))
+    by_cell = {t.cell: t for t in truth.tiles}
+    for q in range(-2, 3):
+        spacing = (np.subtract(by_cell[(q + 1, 0)].px, by_cell[(q - 1, 0)].px)) / 2
+        assert np.linalg.norm(by_cell[(q, 0)].basis[0] - spacing) < 0.02 * np.linalg.norm(spacing)
+    assert truth.pitch_px == pytest.approx(np.median([np.linalg.norm(t.basis, axis=1).mean() for t in truth.tiles]))

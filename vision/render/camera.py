@@ -66,12 +66,16 @@ class SyntheticCamera:
         """Distance along the view axis of table points (N, 3)."""
         return (np.asarray(points, np.float64).reshape(-1, 3) @ self.rotation.T + self.translation)[:, 2]
 
-    def apply_distortion(self, ideal_image: np.ndarray) -> np.ndarray:
-        """The image the distorting lens forms of a scene whose pinhole image is ``ideal_image``."""
+    def apply_distortion(self, ideal_image: np.ndarray, nearest: bool = False) -> np.ndarray:
+        """The image the distorting lens forms of a scene whose pinhole image is ``ideal_image``.
+
+        ``nearest`` samples without blending (for label images).
+        """
         if self.k1 == 0.0 and self.k2 == 0.0:
             return ideal_image
         map_x, map_y = _distortion_maps(round(self.k1, 3), round(self.k2, 3), float(self.matrix[0, 0]))
-        return cv2.remap(ideal_image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        interpolation = cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR
+        return cv2.remap(ideal_image, map_x, map_y, interpolation, borderMode=cv2.BORDER_REPLICATE)
 
 
 def distort_pixels(ideal: np.ndarray, matrix: np.ndarray, k1: float, k2: float) -> np.ndarray:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from enum import IntEnum
 
 import cv2
 import numpy as np
@@ -25,6 +26,23 @@ Position = dict[Hex, list[Piece]]
 TILE_SIZES = {"standard": (38.0, 12.0), "pocket": (25.0, 8.0)}  # across flats, thickness (mm)
 GAP_MM = 0.8
 SQRT3 = math.sqrt(3)
+EAST, SOUTH_EAST = np.array([1.0, 0.0]), np.array([0.5, SQRT3 / 2])  # unit lattice steps on the table
+
+
+class Label(IntEnum):
+    """What each pixel of ``FrameTruth.labels`` shows."""
+
+    TABLE = 0
+    WHITE_TOP = 1
+    BLACK_TOP = 2
+    WHITE_SIDE = 3
+    BLACK_SIDE = 4
+    HAND = 5  # hand, arm, sleeve and anything carried in them
+    OBJECT = 6  # a still object on the table (cup, phone)
+
+
+TOP_LABEL = {Colour.WHITE: Label.WHITE_TOP, Colour.BLACK: Label.BLACK_TOP}
+SIDE_LABEL = {Colour.WHITE: Label.WHITE_SIDE, Colour.BLACK: Label.BLACK_SIDE}
 
 
 @dataclass(frozen=True)
@@ -81,6 +99,9 @@ class TileTruth:
     height: int
     hidden_by_hand: bool = False
     cut: bool = False  # partly outside the frame
+    basis: np.ndarray = field(default_factory=lambda: np.zeros((2, 2)), compare=False)  # pixel steps E and SE at this top
+
+
 
 
 @dataclass
@@ -92,6 +113,8 @@ class FrameTruth:
     tile_px: float  # apparent across-flats size of a tile at the hive centre
     hand_occludes: bool = False
     outside: list[Hex] = field(default_factory=list)  # stack tops whose centre is out of the frame
+    labels: np.ndarray = field(default_factory=lambda: np.zeros((HEIGHT, WIDTH), np.uint8), compare=False)  # Label per pixel
+    pitch_px: float = 0.0  # median lattice pitch in pixels over the visible tops
 
 
 def cell_centre_mm(cell: Hex, pitch: float) -> np.ndarray:
@@ -151,24 +174,26 @@ def render_position(position: Position, conditions: Conditions = Conditions(),
     camera = camera or make_camera(position, conditions)
     prisms = _layout(position, conditions, rng)
     image = table_texture(conditions.table, conditions.table_variant).copy()
+    labels = np.zeros(image.shape[:2], np.uint8)
     light_dir = np.array([*rng.normal(0, 0.35, 2), -1.0])
     light_dir /= np.linalg.norm(light_dir)
     _draw_shadows(image, prisms, camera, flats, thickness, light_dir, conditions.shadow)
     order = sorted(prisms, key=lambda p: (-float(camera.depth(np.array([[*p.centre, -p.level * thickness]]))[0]),
                                           p.level))
     for prism in order:
-        _draw_prism(image, prism, camera, flats, thickness, conditions, light_dir)
+        _draw_prism(image, labels, prism, camera, flats, thickness, conditions, light_dir)
     hive_mid = np.array([[*_hive_centre(position, flats + GAP_MM), -thickness]])
     mm_px = float(np.linalg.norm(camera.project_ideal(hive_mid + [[1, 0, 0]]) - camera.project_ideal(hive_mid)))
     hand_mask = None
     if conditions.hand:
-        hand_mask = _draw_hand_over(image, prisms, camera, carried, conditions, rng, mm_px, flats, thickness,
-                                    hand_at)
+        hand_mask = _draw_hand_over(image, labels, prisms, camera, carried, conditions, rng, mm_px, flats,
+                                    thickness, hand_at)
     lit = light_field(rng, conditions.light) * np.asarray(conditions.cast, np.float32)
     image = np.clip(image * lit, 0, 255).astype(np.uint8)
     image = camera.apply_distortion(image)
     image = camera_finish(image, rng, conditions.blur, conditions.noise, conditions.jpeg)
-    truth = _truth(position, prisms, camera, flats, thickness, hand_mask, mm_px)
+    truth = _truth(position, prisms, camera, flats, thickness, hand_mask, mm_px, flats + GAP_MM)
+    truth.labels = camera.apply_distortion(labels, nearest=True)
     return image, truth
 
 
@@ -177,7 +202,7 @@ def _corners3d(prism: _Prism, flats: float, z: float) -> np.ndarray:
     return np.column_stack([corners, np.full(6, z)])
 
 
-def _draw_prism(image: np.ndarray, prism: _Prism, camera: SyntheticCamera, flats: float, thickness: float,
+def _draw_prism(image: np.ndarray, labels: np.ndarray, prism: _Prism, camera: SyntheticCamera, flats: float, thickness: float,
                 conditions: Conditions, light_dir: np.ndarray) -> None:
     top_z, bottom_z = -prism.level * thickness, -(prism.level - 1) * thickness
     top = camera.project_ideal(_corners3d(prism, flats, top_z))
@@ -192,13 +217,14 @@ def _draw_prism(image: np.ndarray, prism: _Prism, camera: SyntheticCamera, flats
         if (eye - mid3) @ normal <= 0:
             continue
         shade = 0.72 + 0.28 * max(0.0, float(-light_dir @ normal) * 2.0)
-        quad = np.array([top[k], top[j], bottom[j], bottom[k]])
-        cv2.fillPoly(image, [np.round(quad * 16).astype(np.int32)], tuple(np.clip(side * shade, 0, 255).tolist()),
-                     cv2.LINE_AA, shift=4)
-    _draw_top(image, top, prism, conditions)
+        quad = np.round(np.array([top[k], top[j], bottom[j], bottom[k]]) * 16).astype(np.int32)
+        cv2.fillPoly(image, [quad], tuple(np.clip(side * shade, 0, 255).tolist()), cv2.LINE_AA, shift=4)
+        cv2.fillPoly(labels, [quad], int(SIDE_LABEL[prism.piece.colour]), shift=4)
+    _draw_top(image, labels, top, prism, conditions, TOP_LABEL[prism.piece.colour])
 
 
-def _draw_top(image: np.ndarray, top_px: np.ndarray, prism: _Prism, conditions: Conditions) -> None:
+def _draw_top(image: np.ndarray, labels: np.ndarray, top_px: np.ndarray, prism: _Prism, conditions: Conditions,
+              label: int) -> None:
     texture, mask = tile_texture(conditions.style, prism.piece.colour, prism.piece.bug, prism.turn, conditions.mono)
     src = (hex_corners(TEXTURE_PX / 2) + TEXTURE_PX / 2).astype(np.float32)
     x0, y0 = np.floor(top_px.min(axis=0)).astype(int) - 1
@@ -213,6 +239,7 @@ def _draw_top(image: np.ndarray, top_px: np.ndarray, prism: _Prism, conditions: 
     alpha = cv2.warpPerspective(mask, homography, size, flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255
     roi = image[y0:y1, x0:x1]
     roi[:] = (roi * (1 - alpha) + warped * alpha).astype(np.uint8)
+    labels[y0:y1, x0:x1][alpha[..., 0] >= 0.5] = label
 
 
 def _draw_shadows(image: np.ndarray, prisms: list[_Prism], camera: SyntheticCamera, flats: float,
@@ -232,7 +259,7 @@ def _draw_shadows(image: np.ndarray, prisms: list[_Prism], camera: SyntheticCame
     image[:] = (image * shade).astype(np.uint8)
 
 
-def _draw_hand_over(image: np.ndarray, prisms: list[_Prism], camera: SyntheticCamera, carried: Piece | None,
+def _draw_hand_over(image: np.ndarray, labels: np.ndarray, prisms: list[_Prism], camera: SyntheticCamera, carried: Piece | None,
                     conditions: Conditions, rng: np.random.Generator, mm_px: float, flats: float,
                     thickness: float, hand_at: tuple[float, float] | None) -> np.ndarray:
     if hand_at is not None:
@@ -245,13 +272,16 @@ def _draw_hand_over(image: np.ndarray, prisms: list[_Prism], camera: SyntheticCa
     if carried is not None:
         held = _Prism(carried, aim, 1, float(rng.uniform(-30, 30)), int(rng.integers(6)))
         lifted = camera.project_ideal(_corners3d(held, flats, -60.0 - thickness))
-        cv2.fillPoly(image, [np.round(lifted * 16).astype(np.int32)], SIDE_BGR[carried.colour], cv2.LINE_AA, shift=4)
-        _draw_top(image, lifted, held, conditions)
-    return draw_hand(image, border_entry(rng), fingertip, mm_px * 1.1, rng)
+        outline = np.round(lifted * 16).astype(np.int32)
+        cv2.fillPoly(image, [outline], SIDE_BGR[carried.colour], cv2.LINE_AA, shift=4)
+        _draw_top(image, labels, lifted, held, conditions, Label.HAND)
+    mask = draw_hand(image, border_entry(rng), fingertip, mm_px * 1.1, rng)
+    labels[mask >= 128] = Label.HAND
+    return mask
 
 
 def _truth(position: Position, prisms: list[_Prism], camera: SyntheticCamera, flats: float, thickness: float,
-           hand_mask: np.ndarray | None, mm_px: float) -> FrameTruth:
+           hand_mask: np.ndarray | None, mm_px: float, pitch: float) -> FrameTruth:
     tops: dict[Hex, _Prism] = {}
     for cell, stack in position.items():
         tops[cell] = next(p for p in prisms if p.piece is stack[-1])
@@ -271,5 +301,17 @@ def _truth(position: Position, prisms: list[_Prism], camera: SyntheticCamera, fl
             ys = np.clip(np.round(probe[:, 1]).astype(int), 0, HEIGHT - 1)
             hidden = bool((hand_mask[ys, xs] > 0).any())
         tiles.append(TileTruth(cell, prism.piece.colour, prism.piece.bug, (float(px[0]), float(px[1])),
-                               prism.level, hidden, cut))
-    return FrameTruth(tiles, camera, flats * mm_px, any(t.hidden_by_hand for t in tiles), outside)
+                               prism.level, hidden, cut, lattice_basis(camera, centre3[0], pitch)))
+    pitch_px = float(np.median([np.linalg.norm(t.basis, axis=1).mean() for t in tiles])) if tiles else 0.0
+    return FrameTruth(tiles, camera, flats * mm_px, any(t.hidden_by_hand for t in tiles), outside,
+                      pitch_px=pitch_px)
+
+
+def lattice_basis(camera: SyntheticCamera, centre: np.ndarray, pitch: float) -> np.ndarray:
+    """Pixel steps (2, 2) of one lattice cell east and south-east at table point ``centre`` (x, y, z), lens included.
+
+    Central differences: half the pixel distance between the neighbours on either side.
+    """
+    steps = np.array([[*EAST * pitch, 0.0], [*SOUTH_EAST * pitch, 0.0]])
+    ahead, behind = camera.project(centre + steps), camera.project(centre - steps)
+    return (ahead - behind) / 2
