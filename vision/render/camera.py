@@ -14,6 +14,7 @@ import numpy as np
 
 WIDTH, HEIGHT = 1280, 720
 HFOV_DEG = 66.0  # Raspberry Pi Camera Module 3, standard lens
+WIDE_HFOV_DEG = 102.0  # Raspberry Pi Camera Module 3 Wide
 
 
 @dataclass(frozen=True)
@@ -25,13 +26,16 @@ class SyntheticCamera:
     matrix: np.ndarray  # 3x3 intrinsics K
     k1: float = 0.0  # radial distortion coefficients (OpenCV convention)
     k2: float = 0.0
+    fit_canvas: bool = False  # shrink the pinhole canvas so barrel distortion smears no corners
 
     @classmethod
     def looking_at(cls, target: np.ndarray, height_mm: float, tilt_deg: float, azimuth_deg: float,
-                   yaw_deg: float, k1: float = 0.0, k2: float = 0.0) -> "SyntheticCamera":
+                   yaw_deg: float, k1: float = 0.0, k2: float = 0.0,
+                   hfov_deg: float = HFOV_DEG, fit_canvas: bool = False) -> "SyntheticCamera":
         """A camera ``height_mm`` above the table, tilted ``tilt_deg`` from vertical, aimed at ``target``.
 
-        ``azimuth_deg`` says from which side it leans; ``yaw_deg`` turns the image about the view axis.
+        ``azimuth_deg`` says from which side it leans; ``yaw_deg`` turns the image about the view axis;
+        ``hfov_deg`` is the lens's horizontal field of view; ``fit_canvas`` see ``canvas_matrix``.
         """
         tilt, azimuth, yaw = np.radians([tilt_deg, azimuth_deg, yaw_deg])
         target = np.array([target[0], target[1], 0.0])
@@ -43,24 +47,42 @@ class SyntheticCamera:
         down -= forward * float(down @ forward)
         down /= np.linalg.norm(down)
         rotation = np.stack([np.cross(down, forward), down, forward])
-        focal = (WIDTH / 2) / np.tan(np.radians(HFOV_DEG / 2))
+        focal = (WIDTH / 2) / np.tan(np.radians(hfov_deg / 2))
         matrix = np.array([[focal, 0, WIDTH / 2], [0, focal, HEIGHT / 2], [0, 0, 1]])
-        return cls(rotation, -rotation @ position, matrix, k1, k2)
+        return cls(rotation, -rotation @ position, matrix, k1, k2, fit_canvas)
 
     @property
     def position(self) -> np.ndarray:
         """Camera centre in table mm."""
         return -self.rotation.T @ self.translation
 
+    @property
+    def canvas_matrix(self) -> np.ndarray:
+        """Intrinsics of the pinhole canvas drawn before the lens bends it.
+
+        With ``fit_canvas``, under barrel distortion its focal length shrinks just enough that the
+        whole frame's view fits inside the canvas (no smeared corners); otherwise it is ``matrix``.
+        """
+        if not self.fit_canvas:
+            return self.matrix
+        focal = float(self.matrix[0, 0])
+        shrink = _canvas_scale(round(self.k1, 3), round(self.k2, 3), round(focal, 1))
+        matrix = self.matrix.copy()
+        matrix[0, 0] *= shrink
+        matrix[1, 1] *= shrink
+        return matrix
+
     def project_ideal(self, points: np.ndarray) -> np.ndarray:
-        """Pinhole pixels (N, 2) of table points (N, 3), without lens distortion."""
+        """Pinhole canvas pixels (N, 2) of table points (N, 3), before lens distortion."""
         cam = np.asarray(points, np.float64).reshape(-1, 3) @ self.rotation.T + self.translation
-        pix = cam @ self.matrix.T
+        pix = cam @ self.canvas_matrix.T
         return pix[:, :2] / pix[:, 2:3]
 
     def project(self, points: np.ndarray) -> np.ndarray:
         """Pixels (N, 2) of table points (N, 3) as the distorting lens images them."""
-        return distort_pixels(self.project_ideal(points), self.matrix, self.k1, self.k2)
+        canvas = self.canvas_matrix
+        normalised = (self.project_ideal(points) - canvas[:2, 2]) / canvas[0, 0]
+        return distort_pixels(normalised * self.matrix[0, 0] + self.matrix[:2, 2], self.matrix, self.k1, self.k2)
 
     def depth(self, points: np.ndarray) -> np.ndarray:
         """Distance along the view axis of table points (N, 3)."""
@@ -73,9 +95,10 @@ class SyntheticCamera:
         """
         if self.k1 == 0.0 and self.k2 == 0.0:
             return ideal_image
-        map_x, map_y = _distortion_maps(round(self.k1, 3), round(self.k2, 3), float(self.matrix[0, 0]))
+        maps = _distortion_maps(round(self.k1, 3), round(self.k2, 3), round(float(self.matrix[0, 0]), 1),
+                                self.fit_canvas)
         interpolation = cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR
-        return cv2.remap(ideal_image, map_x, map_y, interpolation, borderMode=cv2.BORDER_REPLICATE)
+        return cv2.remap(ideal_image, *maps, interpolation, borderMode=cv2.BORDER_REPLICATE)
 
 
 def distort_pixels(ideal: np.ndarray, matrix: np.ndarray, k1: float, k2: float) -> np.ndarray:
@@ -86,14 +109,36 @@ def distort_pixels(ideal: np.ndarray, matrix: np.ndarray, k1: float, k2: float) 
     return centre + norm * (1 + k1 * r2 + k2 * r2 * r2) * matrix[0, 0]
 
 
-@lru_cache(maxsize=16)
-def _distortion_maps(k1: float, k2: float, focal: float) -> tuple[np.ndarray, np.ndarray]:
-    """For every distorted output pixel, the pinhole pixel it shows (fixed-point inversion)."""
+def _undistorted_radius(seen: np.ndarray, k1: float, k2: float) -> np.ndarray:
+    """Normalised pinhole radius whose distorted radius is ``seen`` (Newton's method)."""
+    radius = seen.copy()
+    for _ in range(12):
+        r2 = radius * radius
+        excess = radius * (1 + k1 * r2 + k2 * r2 * r2) - seen
+        radius -= excess / np.maximum(1 + 3 * k1 * r2 + 5 * k2 * r2 * r2, 0.05)
+    return radius
+
+
+@lru_cache(maxsize=64)
+def _canvas_scale(k1: float, k2: float, focal: float) -> float:
+    """How much to shrink the canvas focal length so the whole frame's border fits inside it (1 when it does)."""
+    steps = np.linspace(-1, 1, 257)
+    border = np.concatenate([np.column_stack([steps, np.full_like(steps, side)]) for side in (-1, 1)] +
+                            [np.column_stack([np.full_like(steps, side), steps]) for side in (-1, 1)])
+    seen = border * [WIDTH / 2 / focal, HEIGHT / 2 / focal]
+    radius = np.hypot(seen[:, 0], seen[:, 1])
+    reach = np.abs(seen) * (_undistorted_radius(radius, k1, k2) / radius)[:, None] * focal
+    return float(min(1.0, WIDTH / 2 / reach[:, 0].max(), HEIGHT / 2 / reach[:, 1].max()))
+
+
+@lru_cache(maxsize=32)
+def _distortion_maps(k1: float, k2: float, focal: float, fit_canvas: bool) -> tuple[np.ndarray, np.ndarray]:
+    """For every distorted output pixel, the canvas pixel it shows, as compact remap maps."""
     xs, ys = np.meshgrid(np.arange(WIDTH, dtype=np.float32), np.arange(HEIGHT, dtype=np.float32))
     dx, dy = (xs - WIDTH / 2) / focal, (ys - HEIGHT / 2) / focal
-    ux, uy = dx.copy(), dy.copy()
-    for _ in range(8):
-        r2 = ux * ux + uy * uy
-        factor = 1 + k1 * r2 + k2 * r2 * r2
-        ux, uy = dx / factor, dy / factor
-    return ux * focal + WIDTH / 2, uy * focal + HEIGHT / 2
+    seen = np.hypot(dx, dy)
+    scale = np.where(seen > 0, _undistorted_radius(seen, k1, k2) / np.maximum(seen, 1e-9), 1.0)
+    canvas_focal = focal * (_canvas_scale(k1, k2, focal) if fit_canvas else 1.0)
+    map_x = (dx * scale * canvas_focal + WIDTH / 2).astype(np.float32)
+    map_y = (dy * scale * canvas_focal + HEIGHT / 2).astype(np.float32)
+    return cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)

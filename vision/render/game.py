@@ -13,8 +13,8 @@ import numpy as np
 
 from rules.board import Board
 from rules.pieces import Piece
-from vision.render.scene import (GAP_MM, TILE_SIZES, Conditions, FrameTruth, Position, cell_centre_mm,
-                                 make_camera, random_conditions, render_position)
+from vision.render.scene import (Conditions, FrameTruth, Position, cell_centre_mm, lattice_pitch, make_camera,
+                                 random_conditions, render_position)
 
 @dataclass(frozen=True)
 class GameFrameInfo:
@@ -42,7 +42,7 @@ def game_frames(game_string: str, seed: int = 0, hand_frames: int = 3, rest_fram
     steps = _positions(game_string)
     base = conditions or random_conditions(rng, tilt_deg=float(rng.uniform(0, 20)))
     camera = make_camera(steps[-1][0], base)
-    pitch = TILE_SIZES[base.tile_size][0] + GAP_MM
+    pitch = lattice_pitch(base)
     bump = np.zeros(2)
     for index, (position, moved) in enumerate(steps):
         if index > 0 and moved is not None:

@@ -16,12 +16,15 @@ def border_entry(rng: np.random.Generator) -> np.ndarray:
 
 
 def draw_hand(image: np.ndarray, entry: np.ndarray, fingertip: np.ndarray, mm_px: float,
-              rng: np.random.Generator) -> np.ndarray:
+              rng: np.random.Generator, skin: tuple[float, float, float] | None = None,
+              sleeve: tuple[float, float, float] | None = None) -> np.ndarray:
     """Draw an arm from ``entry`` whose fingertips reach ``fingertip``; return its 0/255 mask.
 
     ``mm_px`` is the image size of one millimetre near the hand, so the arm is ~75 mm wide.
+    ``skin`` (BGR) is drawn from ``rng`` when not given; a ``sleeve`` (BGR) covers the forearm.
     """
-    skin = np.array([125, 155, 215]) * rng.uniform(0.85, 1.1) + rng.uniform(-12, 12, 3)
+    drawn = np.array([125, 155, 215]) * rng.uniform(0.85, 1.1) + rng.uniform(-12, 12, 3)
+    skin = drawn if skin is None else np.asarray(skin, float)
     axis = fingertip - entry
     length = np.linalg.norm(axis)
     if length < 1:
@@ -47,6 +50,28 @@ def draw_hand(image: np.ndarray, entry: np.ndarray, fingertip: np.ndarray, mm_px
     cv2.line(mask, tuple(np.round(palm_centre).astype(int)), tuple(np.round(thumb_tip).astype(int)), 255,
              int(finger_width * 1.2), cv2.LINE_AA)
     ys = np.linspace(0.8, 1.1, image.shape[1], dtype=np.float32)[None, :, None]
+    colour = np.broadcast_to(np.clip(skin * ys, 0, 255), image.shape).astype(np.float32)
+    if sleeve is not None:
+        cuff = wrist - along * rng.uniform(20, 120) * mm_px
+        colour = _sleeve(colour, mask, entry, cuff, along, across, half * 1.5, np.asarray(sleeve, float), rng)
     alpha = (mask.astype(np.float32) / 255)[..., None]
-    image[:] = (image * (1 - alpha) + np.clip(skin * ys, 0, 255) * alpha).astype(np.uint8)
+    image[:] = (image * (1 - alpha) + colour * alpha).astype(np.uint8)
     return mask
+
+
+def _sleeve(colour: np.ndarray, mask: np.ndarray, entry: np.ndarray, cuff: np.ndarray, along: np.ndarray,
+            across: np.ndarray, half: float, cloth: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Cover the forearm from ``entry`` to ``cuff`` with a wider, folded sleeve; widen ``mask`` to match."""
+    sleeve = np.zeros(mask.shape, np.uint8)
+    start = entry - along * half
+    outline = np.array([start + across * half, cuff + across * half, cuff - across * half, start - across * half])
+    cv2.fillPoly(sleeve, [np.round(outline * 4).astype(np.int32)], 255, cv2.LINE_AA, shift=2)
+    mask[:] = np.maximum(mask, sleeve)
+    x, y, w, h = cv2.boundingRect(sleeve)
+    ys, xs = np.mgrid[y:y + h, x:x + w].astype(np.float32)
+    folds = 1 + 0.12 * np.sin((xs * along[0] + ys * along[1]) / max(half * 0.25, 1) + rng.uniform(0, 6))
+    covered = (sleeve[y:y + h, x:x + w].astype(np.float32) / 255)[..., None]
+    colour = colour.copy()
+    cloth_px = np.clip(cloth * folds[..., None], 0, 255)
+    colour[y:y + h, x:x + w] = colour[y:y + h, x:x + w] * (1 - covered) + cloth_px * covered
+    return colour

@@ -1,74 +1,95 @@
-"""Render what the camera sees of a Hive position: 3D hexagonal prisms under perspective.
+"""Render what the camera sees of a Hive position: 3D hexagonal tiles under perspective.
 
 A position maps axial cells (pointy-topped, E = (1, 0), SE = (0, 1)) to stacks bottom->top.
-``render_position`` returns the 1280x720 BGR frame and its ground truth: the pixel centre,
-height, colour and creature of every visible stack top, and whether a hand hides any.
-Drawing is painter's order (far prisms first): visible side faces, then the textured top.
+``render_position`` returns the 1280x720 BGR frame and its ground truth: every visible stack
+top (pixel centre, height, colour, creature, lattice basis) and a label image of the frame.
+Drawing is painter's order (far things first). ``Conditions()`` keeps the classic look (grey-
+sided tiles, one far light, flat tables); its later fields reach the wider physical world that
+``vision.render.world.random_world`` draws from.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
-from enum import IntEnum
+from typing import Callable
 
 import cv2
 import numpy as np
 
 from rules.hexgrid import Hex
 from rules.pieces import Bug, Colour, Piece
-from vision.render.art import SIDE_BGR, STYLES, TEXTURE_PX, hex_corners, tile_texture
-from vision.render.camera import HEIGHT, WIDTH, SyntheticCamera
+from vision.render.camera import HEIGHT, HFOV_DEG, WIDTH, SyntheticCamera
+from vision.render.canvas import Canvas, Label
 from vision.render.hand import border_entry, draw_hand
-from vision.render.surfaces import TABLES, camera_finish, light_field, table_texture
+from vision.render.lighting import Lamp, Lighting, glare, lamp_field, table_points
+from vision.render.objects import TableObject, clear_of_tiles
+from vision.render.surfaces import (PLANE_TABLES, TABLE_GLOSS, TABLES, camera_finish, light_field, table_texture,
+                                    table_view)
+from vision.render.tiles import (EAST, SIDE_LABEL, SOUTH_EAST, SQRT3, TOP_LABEL, Prism, TileShape, cell_centre_mm,
+                                 draw_tile, lay_tiles)
+
+__all__ = ["GAP_MM", "SIDE_LABEL", "TILE_SIZES", "TOP_LABEL", "Conditions", "FrameTruth", "Label", "Lamp", "Position",
+           "TableObject", "TileTruth", "cell_centre_mm", "lattice_basis", "lattice_pitch", "make_camera",
+           "random_conditions", "random_lamp", "render_position", "tile_shape"]
 
 Position = dict[Hex, list[Piece]]
 TILE_SIZES = {"standard": (38.0, 12.0), "pocket": (25.0, 8.0)}  # across flats, thickness (mm)
 GAP_MM = 0.8
-SQRT3 = math.sqrt(3)
-EAST, SOUTH_EAST = np.array([1.0, 0.0]), np.array([0.5, SQRT3 / 2])  # unit lattice steps on the table
-
-
-class Label(IntEnum):
-    """What each pixel of ``FrameTruth.labels`` shows."""
-
-    TABLE = 0
-    WHITE_TOP = 1
-    BLACK_TOP = 2
-    WHITE_SIDE = 3
-    BLACK_SIDE = 4
-    HAND = 5  # hand, arm, sleeve and anything carried in them
-    OBJECT = 6  # a still object on the table (cup, phone)
-
-
-TOP_LABEL = {Colour.WHITE: Label.WHITE_TOP, Colour.BLACK: Label.BLACK_TOP}
-SIDE_LABEL = {Colour.WHITE: Label.WHITE_SIDE, Colour.BLACK: Label.BLACK_SIDE}
+HAND_LIFT_MM = 60.0
+Colour3 = tuple[float, float, float]
 
 
 @dataclass(frozen=True)
 class Conditions:
-    """Everything about a frame except the position: camera, lens, light, table, art, hands."""
+    """Everything about a frame except the position: camera, lens, light, table, tiles, art, hands, clutter."""
 
     height_mm: float = 600.0
     tilt_deg: float = 0.0
     azimuth_deg: float = 0.0
     yaw_deg: float = 0.0
     k1: float = 0.0
-    table: str = "wood"
+    table: str = "wood"  # TABLES (flat, classic) or PLANE_TABLES (patterns lying on the table in perspective)
     table_variant: int = 0
-    light: float = 0.0  # strength of uneven light, 0..0.5
-    cast: tuple[float, float, float] = (1.0, 1.0, 1.0)  # BGR gains of the lamp's colour (a warm lamp: R up, B down)
-    shadow: float = 0.25  # darkness of cast shadows, 0..0.4
+    light: float = 0.0  # strength of uneven light, 0..0.5 (classic light only)
+    cast: Colour3 = (1.0, 1.0, 1.0)  # BGR gains of the lamp's colour (a warm lamp: R up, B down)
+    shadow: float = 0.25  # darkness of cast shadows, 0..0.4 classic; with lamps 1 = physically dark
     noise: float = 0.0
     blur: float = 0.0
     jpeg: int = 100
     tile_size: str = "standard"
     style: str = "a"
     mono: bool = False  # all glyphs one colour (Carbon-like sets)
+    art_variant: int = 0  # which set of the style (its face tint, glyph size, ink; 0 = the plain look)
     hand: bool = False
     bump_mm: tuple[float, float] = (0.0, 0.0)
     jitter: float = 1.0  # scale of the random tile placement errors
     seed: int = 0
+    # --- lens and aim
+    hfov_deg: float = HFOV_DEG  # 66 standard lens, 102 wide
+    k2: float = 0.0
+    fit_canvas: bool = False  # draw all the lens sees (strong barrel distortion smears no corners)
+    aim_mm: tuple[float, float] = (0.0, 0.0)  # the camera aims this far from the hive's middle
+    # --- tiles
+    flats_mm: float = 0.0  # across flats; 0 takes tile_size's
+    thickness_mm: float = 0.0  # 0 takes tile_size's
+    gap_mm: float = GAP_MM  # between neighbours' flats
+    turn_deg: float = 0.0  # each tile turned up to this far off the lattice
+    shift_mm: float = 0.0  # each tile shifted up to this far (twice that for a climber)
+    solid: bool = False  # sides and chamfer of the face's own material, printed rim left off
+    bevel_mm: float = 0.0  # chamfer round the top edge of a solid tile
+    gloss: float = 0.0  # peak glare of a lamp mirrored in a top, 0 matte..1 white
+    wear: float = 0.0  # per-tile brightness and tint differences (ivory yellowing), 0..1
+    # --- light (no lamps: the classic single far light)
+    lamps: tuple[Lamp, ...] = ()
+    ambient: float = 0.4  # light from the room besides the lamps, relative to a lamp's power
+    vignette: float = 0.0  # the lens darkens its corners by this fraction
+    # --- camera motion
+    motion_px: float = 0.0  # length of motion blur
+    motion_deg: float = 0.0  # its direction in the image
+    # --- people and clutter
+    skin: Colour3 | None = None  # BGR of the hand; None draws one
+    sleeve: Colour3 | None = None  # BGR of a sleeve over the forearm
+    objects: tuple[TableObject, ...] = ()
 
 
 def random_conditions(rng: np.random.Generator, **fixed) -> Conditions:
@@ -82,7 +103,7 @@ def random_conditions(rng: np.random.Generator, **fixed) -> Conditions:
     return replace(drawn, **fixed)
 
 
-def random_lamp(rng: np.random.Generator) -> tuple[float, float, float]:
+def random_lamp(rng: np.random.Generator) -> Colour3:
     """The ``cast`` of a lamp switched on: warm to cool, a little green or magenta, 0.7-1.3 times as bright."""
     warmth, green, level = rng.uniform(-1, 1), rng.uniform(-0.1, 0.1), rng.uniform(0.7, 1.3)
     return (level * (1 - 0.25 * warmth), level * (1 + green), level * (1 + 0.3 * warmth))
@@ -99,9 +120,7 @@ class TileTruth:
     height: int
     hidden_by_hand: bool = False
     cut: bool = False  # partly outside the frame
-    basis: np.ndarray = field(default_factory=lambda: np.zeros((2, 2)), compare=False)  # pixel steps E and SE at this top
-
-
+    basis: np.ndarray = field(default_factory=lambda: np.zeros((2, 2)), compare=False)  # pixel steps E, SE here
 
 
 @dataclass
@@ -113,36 +132,20 @@ class FrameTruth:
     tile_px: float  # apparent across-flats size of a tile at the hive centre
     hand_occludes: bool = False
     outside: list[Hex] = field(default_factory=list)  # stack tops whose centre is out of the frame
-    labels: np.ndarray = field(default_factory=lambda: np.zeros((HEIGHT, WIDTH), np.uint8), compare=False)  # Label per pixel
+    labels: np.ndarray = field(default_factory=lambda: np.zeros((HEIGHT, WIDTH), np.uint8), compare=False)  # Label
     pitch_px: float = 0.0  # median lattice pitch in pixels over the visible tops
 
 
-def cell_centre_mm(cell: Hex, pitch: float) -> np.ndarray:
-    """Table (x, y) mm of an axial cell's centre on a lattice of ``pitch`` mm between neighbours."""
-    q, r = cell
-    return np.array([pitch * (q + r / 2), pitch * SQRT3 / 2 * r])
+def tile_shape(conditions: Conditions) -> TileShape:
+    """The tiles' size and make under ``conditions``."""
+    flats, thickness = TILE_SIZES[conditions.tile_size]
+    return TileShape(conditions.flats_mm or flats, conditions.thickness_mm or thickness, conditions.bevel_mm,
+                     conditions.solid, conditions.style, conditions.mono, conditions.art_variant)
 
 
-@dataclass(frozen=True)
-class _Prism:
-    piece: Piece
-    centre: np.ndarray  # table (x, y) mm
-    level: int  # 1 = on the table
-    angle: float  # degrees of extra turn of the hexagon
-    turn: int  # glyph turn in sixths
-
-
-def _layout(position: Position, conditions: Conditions, rng: np.random.Generator) -> list[_Prism]:
-    flats, _ = TILE_SIZES[conditions.tile_size]
-    pitch = flats + GAP_MM
-    prisms = []
-    for cell, stack in position.items():
-        base = cell_centre_mm(cell, pitch) + np.asarray(conditions.bump_mm)
-        for level, piece in enumerate(stack, start=1):
-            offset = rng.normal(0, 0.35 if level == 1 else 1.0, 2) * conditions.jitter
-            prisms.append(_Prism(piece, base + offset, level, float(rng.normal(0, 1.5) * conditions.jitter),
-                                 int(rng.integers(6))))
-    return prisms
+def lattice_pitch(conditions: Conditions) -> float:
+    """Millimetres between neighbouring cell centres."""
+    return tile_shape(conditions).flats + conditions.gap_mm
 
 
 def _hive_centre(position: Position, pitch: float) -> np.ndarray:
@@ -152,11 +155,23 @@ def _hive_centre(position: Position, pitch: float) -> np.ndarray:
 
 
 def make_camera(position: Position, conditions: Conditions) -> SyntheticCamera:
-    """The camera of ``conditions`` aimed at the middle of the hive."""
-    flats, _ = TILE_SIZES[conditions.tile_size]
-    target = _hive_centre(position, flats + GAP_MM)
+    """The camera of ``conditions`` aimed at the middle of the hive (offset by ``aim_mm``)."""
+    target = _hive_centre(position, lattice_pitch(conditions)) + np.asarray(conditions.aim_mm)
     return SyntheticCamera.looking_at(target, conditions.height_mm, conditions.tilt_deg, conditions.azimuth_deg,
-                                      conditions.yaw_deg, conditions.k1)
+                                      conditions.yaw_deg, conditions.k1, conditions.k2, conditions.hfov_deg,
+                                      conditions.fit_canvas)
+
+
+@dataclass(frozen=True)
+class _Scene:
+    """What one render needs besides the canvas."""
+
+    conditions: Conditions
+    camera: SyntheticCamera
+    shape: TileShape
+    lighting: Lighting
+    hive: np.ndarray  # table (x, y) of the hive's middle as laid
+    mm_px: float  # pixels per mm at the hive's tops
 
 
 def render_position(position: Position, conditions: Conditions = Conditions(),
@@ -167,128 +182,134 @@ def render_position(position: Position, conditions: Conditions = Conditions(),
     With ``conditions.hand`` a hand reaches over the hive (holding ``carried`` if given) to
     the table point ``hand_at`` (mm), or to a random tile.
     """
-    if conditions.style not in STYLES:
-        raise ValueError(f"unknown art style {conditions.style!r}; choose one of {', '.join(STYLES)}")
-    rng = np.random.default_rng(conditions.seed)
-    flats, thickness = TILE_SIZES[conditions.tile_size]
+    rng, finish = np.random.default_rng(conditions.seed), np.random.default_rng([conditions.seed, 1])
+    shape, pitch = tile_shape(conditions), lattice_pitch(conditions)
     camera = camera or make_camera(position, conditions)
-    prisms = _layout(position, conditions, rng)
-    image = table_texture(conditions.table, conditions.table_variant).copy()
-    labels = np.zeros(image.shape[:2], np.uint8)
-    light_dir = np.array([*rng.normal(0, 0.35, 2), -1.0])
-    light_dir /= np.linalg.norm(light_dir)
-    _draw_shadows(image, prisms, camera, flats, thickness, light_dir, conditions.shadow)
-    order = sorted(prisms, key=lambda p: (-float(camera.depth(np.array([[*p.centre, -p.level * thickness]]))[0]),
-                                          p.level))
-    for prism in order:
-        _draw_prism(image, labels, prism, camera, flats, thickness, conditions, light_dir)
-    hive_mid = np.array([[*_hive_centre(position, flats + GAP_MM), -thickness]])
-    mm_px = float(np.linalg.norm(camera.project_ideal(hive_mid + [[1, 0, 0]]) - camera.project_ideal(hive_mid)))
-    hand_mask = None
-    if conditions.hand:
-        hand_mask = _draw_hand_over(image, labels, prisms, camera, carried, conditions, rng, mm_px, flats,
-                                    thickness, hand_at)
-    lit = light_field(rng, conditions.light) * np.asarray(conditions.cast, np.float32)
-    image = np.clip(image * lit, 0, 255).astype(np.uint8)
+    prisms = lay_tiles(position, pitch, np.asarray(conditions.bump_mm), conditions.jitter, conditions.turn_deg,
+                       conditions.shift_mm, rng, finish, conditions.gloss, conditions.wear)
+    hive = _hive_centre(position, pitch) + np.asarray(conditions.bump_mm)
+    lighting = (Lighting.from_lamps(conditions.lamps, conditions.ambient) if conditions.lamps
+                else Lighting.single(rng))
+    scene = _Scene(conditions, camera, shape, lighting, hive, _mm_px(camera.project_ideal, hive, shape.thickness))
+    canvas = Canvas(_table(scene, finish))
+    placed = [(obj, clear_of_tiles(obj, hive, np.array([p.centre for p in prisms]).reshape(-1, 2), shape.flats))
+              for obj in conditions.objects]
+    footprints = [p.footprint(shape) for p in prisms] + [obj.footprint(at) for obj, at in placed]
+    shade = lighting.shadow_field(footprints, camera, conditions.shadow, scene.mm_px)
+    if shade is not None:
+        canvas.image[:] = (canvas.image * shade).astype(np.uint8)
+    _draw_in_depth_order(canvas, scene, prisms, placed)
+    hand_mask = _draw_hand_over(canvas, scene, prisms, carried, rng, hand_at) if conditions.hand else None
+    image = _expose(canvas, scene, prisms, rng)
     image = camera.apply_distortion(image)
-    image = camera_finish(image, rng, conditions.blur, conditions.noise, conditions.jpeg)
-    truth = _truth(position, prisms, camera, flats, thickness, hand_mask, mm_px, flats + GAP_MM)
-    truth.labels = camera.apply_distortion(labels, nearest=True)
+    image = camera_finish(image, rng, conditions.blur, conditions.noise, conditions.jpeg, conditions.motion_px,
+                          conditions.motion_deg)
+    truth = _truth(position, prisms, scene, hand_mask, pitch)
+    truth.labels = camera.apply_distortion(canvas.labels, nearest=True)
     return image, truth
 
 
-def _corners3d(prism: _Prism, flats: float, z: float) -> np.ndarray:
-    corners = hex_corners(flats / SQRT3, prism.angle) + prism.centre
-    return np.column_stack([corners, np.full(6, z)])
+def _mm_px(project: Callable[[np.ndarray], np.ndarray], hive: np.ndarray, thickness: float) -> float:
+    """Pixels per mm at the hive's tops, on the canvas (``camera.project_ideal``) or in the frame (``project``)."""
+    middle = np.array([[*hive, -thickness]])
+    return float(np.linalg.norm(project(middle + [[1, 0, 0]]) - project(middle)))
 
 
-def _draw_prism(image: np.ndarray, labels: np.ndarray, prism: _Prism, camera: SyntheticCamera, flats: float, thickness: float,
-                conditions: Conditions, light_dir: np.ndarray) -> None:
-    top_z, bottom_z = -prism.level * thickness, -(prism.level - 1) * thickness
-    top = camera.project_ideal(_corners3d(prism, flats, top_z))
-    bottom = camera.project_ideal(_corners3d(prism, flats, bottom_z))
-    eye = camera.position
-    side = np.array(SIDE_BGR[prism.piece.colour], float)
-    for k in range(6):
-        j = (k + 1) % 6
-        mid3 = np.append((_corners3d(prism, flats, top_z)[[k, j], :2].mean(axis=0)), (top_z + bottom_z) / 2)
-        normal = np.append(mid3[:2] - prism.centre, 0.0)
-        normal /= np.linalg.norm(normal)
-        if (eye - mid3) @ normal <= 0:
-            continue
-        shade = 0.72 + 0.28 * max(0.0, float(-light_dir @ normal) * 2.0)
-        quad = np.round(np.array([top[k], top[j], bottom[j], bottom[k]]) * 16).astype(np.int32)
-        cv2.fillPoly(image, [quad], tuple(np.clip(side * shade, 0, 255).tolist()), cv2.LINE_AA, shift=4)
-        cv2.fillPoly(labels, [quad], int(SIDE_LABEL[prism.piece.colour]), shift=4)
-    _draw_top(image, labels, top, prism, conditions, TOP_LABEL[prism.piece.colour])
+def _table(scene: _Scene, finish: np.random.Generator) -> np.ndarray:
+    """The bare table as the camera sees it, glossy tables mirroring the lamps."""
+    conditions = scene.conditions
+    if conditions.table not in PLANE_TABLES:
+        return table_texture(conditions.table, conditions.table_variant).copy()
+    camera = scene.camera
+    plane_to_image = camera.canvas_matrix @ np.column_stack([camera.rotation[:, :2], camera.translation])
+    image = table_view(conditions.table, conditions.table_variant, plane_to_image, finish)
+    gloss = TABLE_GLOSS.get(conditions.table, 0.0)
+    if not (gloss and conditions.lamps):
+        return image
+    h, w = HEIGHT // 4, WIDTH // 4
+    ys, xs = np.mgrid[0:h, 0:w]
+    points = table_points(camera, np.column_stack([xs.ravel(), ys.ravel()]) * 4.0 + 2.0, 0.0)
+    roughness = np.full(len(points), 0.02 if conditions.table.startswith("glass") else 0.25)
+    spec = glare(points, np.tile([0.0, 0.0, -1.0], (len(points), 1)), np.full(len(points), gloss),
+                 conditions.lamps, scene.hive, camera, roughness)
+    spec = cv2.resize(spec.reshape(h, w, 3).astype(np.float32), (WIDTH, HEIGHT))
+    return np.clip(image + spec * 255, 0, 255).astype(np.uint8)
 
 
-def _draw_top(image: np.ndarray, labels: np.ndarray, top_px: np.ndarray, prism: _Prism, conditions: Conditions,
-              label: int) -> None:
-    texture, mask = tile_texture(conditions.style, prism.piece.colour, prism.piece.bug, prism.turn, conditions.mono)
-    src = (hex_corners(TEXTURE_PX / 2) + TEXTURE_PX / 2).astype(np.float32)
-    x0, y0 = np.floor(top_px.min(axis=0)).astype(int) - 1
-    x1, y1 = np.ceil(top_px.max(axis=0)).astype(int) + 2
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, image.shape[1]), min(y1, image.shape[0])
-    if x1 <= x0 or y1 <= y0:
-        return
-    dst = (top_px - [x0, y0]).astype(np.float32)
-    homography, _ = cv2.findHomography(src, dst)
-    size = (x1 - x0, y1 - y0)
-    warped = cv2.warpPerspective(texture, homography, size, flags=cv2.INTER_LINEAR)
-    alpha = cv2.warpPerspective(mask, homography, size, flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255
-    roi = image[y0:y1, x0:x1]
-    roi[:] = (roi * (1 - alpha) + warped * alpha).astype(np.uint8)
-    labels[y0:y1, x0:x1][alpha[..., 0] >= 0.5] = label
+def _draw_in_depth_order(canvas: Canvas, scene: _Scene, prisms: list[Prism],
+                         placed: list[tuple[TableObject, np.ndarray]]) -> None:
+    """Tiles and objects, farthest first (a stack bottom-up)."""
+    camera, shape = scene.camera, scene.shape
+    items = [(-float(camera.depth(np.array([[*p.centre, p.top_z(shape)]]))[0]), p.level, index)
+             for index, p in enumerate(prisms)]
+    items += [(-float(camera.depth(np.array([[*at, -obj.height_mm / 2]]))[0]), 0, -1 - k)
+              for k, (obj, at) in enumerate(placed)]
+    for _, _, index in sorted(items):
+        if index >= 0:
+            draw_tile(canvas, prisms[index], index, shape, camera, scene.lighting)
+        else:
+            obj, at = placed[-1 - index]
+            obj.draw(canvas, at, camera, scene.lighting, scene.mm_px)
 
 
-def _draw_shadows(image: np.ndarray, prisms: list[_Prism], camera: SyntheticCamera, flats: float,
-                  thickness: float, light_dir: np.ndarray, darkness: float) -> None:
-    if not prisms or darkness <= 0:
-        return
-    scale = 4
-    mask = np.zeros((HEIGHT // scale, WIDTH // scale), np.uint8)
-    for prism in prisms:
-        lift = prism.level * thickness
-        shift = -light_dir[:2] / -light_dir[2] * lift
-        moved = replace(prism, centre=prism.centre + shift)
-        px = camera.project_ideal(_corners3d(moved, flats * 1.04, 0.0)) / scale
-        cv2.fillPoly(mask, [np.round(px * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
-    soft = cv2.GaussianBlur(mask, (0, 0), 2.0)
-    shade = 1.0 - darkness * cv2.resize(soft, (WIDTH, HEIGHT)).astype(np.float32)[..., None] / 255
-    image[:] = (image * shade).astype(np.uint8)
-
-
-def _draw_hand_over(image: np.ndarray, labels: np.ndarray, prisms: list[_Prism], camera: SyntheticCamera, carried: Piece | None,
-                    conditions: Conditions, rng: np.random.Generator, mm_px: float, flats: float,
-                    thickness: float, hand_at: tuple[float, float] | None) -> np.ndarray:
+def _draw_hand_over(canvas: Canvas, scene: _Scene, prisms: list[Prism], carried: Piece | None,
+                    rng: np.random.Generator, hand_at: tuple[float, float] | None) -> np.ndarray:
+    flats, camera = scene.shape.flats, scene.camera
     if hand_at is not None:
         aim = np.asarray(hand_at, float)
     elif prisms:
         aim = prisms[int(rng.integers(len(prisms)))].centre + rng.normal(0, flats * 0.8, 2)
     else:
         aim = rng.normal(0, flats, 2)
-    fingertip = camera.project_ideal(np.array([[*aim, -60.0]]))[0]
+    fingertip = camera.project_ideal(np.array([[*aim, -HAND_LIFT_MM]]))[0]
     if carried is not None:
-        held = _Prism(carried, aim, 1, float(rng.uniform(-30, 30)), int(rng.integers(6)))
-        lifted = camera.project_ideal(_corners3d(held, flats, -60.0 - thickness))
-        outline = np.round(lifted * 16).astype(np.int32)
-        cv2.fillPoly(image, [outline], SIDE_BGR[carried.colour], cv2.LINE_AA, shift=4)
-        _draw_top(image, labels, lifted, held, conditions, Label.HAND)
-    mask = draw_hand(image, border_entry(rng), fingertip, mm_px * 1.1, rng)
-    labels[mask >= 128] = Label.HAND
+        held = Prism(carried, aim, 1, float(rng.uniform(-30, 30)), int(rng.integers(6)), lift_mm=HAND_LIFT_MM)
+        draw_tile(canvas, held, -1, scene.shape, camera, scene.lighting, top_label=Label.HAND)
+    mask = draw_hand(canvas.image, border_entry(rng), fingertip, scene.mm_px * 1.1, rng, scene.conditions.skin,
+                     scene.conditions.sleeve)
+    canvas.labels[mask >= 128] = Label.HAND
     return mask
 
 
-def _truth(position: Position, prisms: list[_Prism], camera: SyntheticCamera, flats: float, thickness: float,
-           hand_mask: np.ndarray | None, mm_px: float, pitch: float) -> FrameTruth:
-    tops: dict[Hex, _Prism] = {}
+def _expose(canvas: Canvas, scene: _Scene, prisms: list[Prism], rng: np.random.Generator) -> np.ndarray:
+    """The picture under the room's light: uneven light and colour cast, then glare off glossy tops."""
+    conditions = scene.conditions
+    if conditions.lamps:
+        lit = lamp_field(conditions.lamps, conditions.ambient, scene.hive, scene.camera, conditions.vignette)
+    else:
+        lit = light_field(rng, conditions.light)
+    lit = lit * np.asarray(conditions.cast, np.float32)
+    if not (conditions.lamps and conditions.gloss > 0):
+        return cv2.multiply(canvas.image, lit, dtype=cv2.CV_8U)
+    image = cv2.multiply(canvas.image, lit, dtype=cv2.CV_32F)
+    _add_glare(image, canvas, scene, prisms)
+    return cv2.convertScaleAbs(image)
+
+
+def _add_glare(image: np.ndarray, canvas: Canvas, scene: _Scene, prisms: list[Prism]) -> None:
+    """Add each lamp's mirror image in the glossy tile tops that show."""
+    ys, xs = np.nonzero((canvas.top_ids > 0) & (canvas.labels <= Label.BLACK_TOP))
+    if not len(ys):
+        return
+    tile = canvas.top_ids[ys, xs] - 1
+    z = np.array([p.top_z(scene.shape) for p in prisms])[tile]
+    points = table_points(scene.camera, np.column_stack([xs, ys]) + 0.5, z)
+    normals = np.array([p.normal() for p in prisms])[tile]
+    spec = glare(points, normals, np.array([p.gloss for p in prisms])[tile], scene.conditions.lamps, scene.hive,
+                 scene.camera, np.array([p.roughness for p in prisms])[tile])
+    image[ys, xs] += (spec * 255).astype(np.float32)
+
+
+def _truth(position: Position, prisms: list[Prism], scene: _Scene, hand_mask: np.ndarray | None,
+           pitch: float) -> FrameTruth:
+    camera, flats = scene.camera, scene.shape.flats
+    tiles, outside, laid = [], [], 0
+    tile_px = flats * _mm_px(camera.project, scene.hive, scene.shape.thickness)
+    radius_px = tile_px / 2
     for cell, stack in position.items():
-        tops[cell] = next(p for p in prisms if p.piece is stack[-1])
-    tiles, outside = [], []
-    radius_px = flats / 2 * mm_px
-    for cell, prism in tops.items():
-        centre3 = np.array([[*prism.centre, -prism.level * thickness]])
+        laid += len(stack)
+        prism = prisms[laid - 1]
+        centre3 = np.array([[*prism.centre, prism.top_z(scene.shape)]])
         px = camera.project(centre3)[0]
         if not (0 <= px[0] < WIDTH and 0 <= px[1] < HEIGHT):
             outside.append(cell)
@@ -296,14 +317,14 @@ def _truth(position: Position, prisms: list[_Prism], camera: SyntheticCamera, fl
         cut = not (radius_px <= px[0] < WIDTH - radius_px and radius_px <= px[1] < HEIGHT - radius_px)
         hidden = False
         if hand_mask is not None:
-            probe = camera.project_ideal(np.vstack([centre3, _corners3d(prism, flats * 0.8, centre3[0, 2])]))
+            probe = camera.project_ideal(np.vstack([centre3, prism.corners(flats * 0.8 / SQRT3, centre3[0, 2])]))
             xs = np.clip(np.round(probe[:, 0]).astype(int), 0, WIDTH - 1)
             ys = np.clip(np.round(probe[:, 1]).astype(int), 0, HEIGHT - 1)
             hidden = bool((hand_mask[ys, xs] > 0).any())
         tiles.append(TileTruth(cell, prism.piece.colour, prism.piece.bug, (float(px[0]), float(px[1])),
                                prism.level, hidden, cut, lattice_basis(camera, centre3[0], pitch)))
     pitch_px = float(np.median([np.linalg.norm(t.basis, axis=1).mean() for t in tiles])) if tiles else 0.0
-    return FrameTruth(tiles, camera, flats * mm_px, any(t.hidden_by_hand for t in tiles), outside,
+    return FrameTruth(tiles, camera, tile_px, any(t.hidden_by_hand for t in tiles), outside,
                       pitch_px=pitch_px)
 
 
