@@ -1,9 +1,15 @@
 """Vision benchmark: recognition accuracy and speed on synthetic frames of real game positions.
 
-    python benchmarks/vision_bench.py [--frames 500] [--seed 1] [--sections a,pocket,b,carbon,lamp]
+    python benchmarks/fetch_art.py   # once: the icon-set art styles
+    python benchmarks/vision_bench.py [--frames 500] [--seed 1] [--sections styles,a,pocket,b,carbon,lamp]
 
 Positions are the championship GameStrings of the shared corpus (Mzinga's valid-moves test).
-Every frame gets a random camera pose (40-80 cm, tilt up to 30 degrees, any turn), lens,
+``styles``: every art style in the wide physical world (``vision.training.worlds``: solid
+bevelled tiles of any size and thickness, touching rows, any table, 1-3 lamps, glare, normal
+and wide lenses, hands, sleeves, cups, phones), each enrolled from one photo in a layout
+picked at random (the documented block, rows of one colour, a loose scatter), then with the
+built-in profile; training styles first, the blind styles (never trained or tuned on) last,
+and the worst enrolled style. The classic sections: every frame gets a random camera pose (40-80 cm, tilt up to 30 degrees, any turn), lens,
 light, table and noise; one frame in five has a hand reaching over the hive (those frames
 score only as 'hand': flagged occluded or exactly right; the others score everything else). Sections:
 ``a`` style-A art with the shipped profile; ``pocket`` the same with pocket-size tiles;
@@ -28,14 +34,20 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from calibration.appearance import DEFAULT_LAYOUT, default_profile, enroll  # noqa: E402
+from calibration.errors import CalibrationError  # noqa: E402
+from calibration.layout import DEFAULT_LAYOUT, layout_position, parse_layout  # noqa: E402
 from rules import Board  # noqa: E402
 from rules.pieces import Piece  # noqa: E402
 from vision.compare import align  # noqa: E402
 from vision.detect import Detector  # noqa: E402
 from vision.session_light import SessionLight  # noqa: E402
-from vision.make_default_profile import enrollment_photos  # noqa: E402
-from vision.render.scene import Position, random_conditions, random_lamp, render_position  # noqa: E402
+from vision.enroll import enroll  # noqa: E402
+from vision.profile import CreatureProfile, default_profile  # noqa: E402
+from vision.render.art import STYLES  # noqa: E402
+from vision.render.photos import enrollment_photos  # noqa: E402
+from vision.render.scene import Conditions, Position, random_conditions, random_lamp, render_position  # noqa: E402
+from vision.training.styles import BLIND_STYLES, TRAINING_STYLES  # noqa: E402
+from vision.training.worlds import random_world  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "valid-moves" / \
     "Board_ValidMovesFromRealGamesTest.csv"
@@ -80,17 +92,19 @@ class Tally:
 
 
 def run_section(detector: Detector, positions: list[Position], frames: int, seed: int,
-                lamp: str = "", **fixed) -> Tally:
+                lamp: str = "", world: str = "", **fixed) -> Tally:
     """Score ``frames`` random frames. ``lamp`` switches a lamp of random colour on after a first
     view: "steady" lets the detector learn the table's light from that view (``SessionLight``),
-    "raw" does not."""
+    "raw" does not. ``world`` (a style) draws every frame from the wide physical world in that
+    art style instead of the classic conditions."""
     rng = np.random.default_rng(seed)
     tally = Tally()
     for _ in range(frames):
         position = positions[int(rng.integers(len(positions)))]
         hand = bool(rng.random() < HAND_SHARE)
         carried = Piece.ALL[int(rng.integers(len(Piece.ALL)))] if hand else None
-        conditions = random_conditions(rng, hand=hand, **fixed)
+        conditions = (replace(random_world(rng, world), hand=hand) if world
+                      else random_conditions(rng, hand=hand, **fixed))
         if lamp:
             detector.light = SessionLight() if lamp == "steady" else None
             detector.detect(render_position(position, replace(conditions, hand=False))[0])
@@ -127,27 +141,80 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
     return tally
 
 
+ROW_NAMES = ("wQ wS1 wS2 wB1 wB2 wG1 wG2", "wG3 wA1 wA2 wA3 wM wL wP", "bQ bS1 bS2 bB1 bB2 bG1 bG2",
+             "bG3 bA1 bA2 bA3 bM bL bP")
+# four rows of seven touching tiles of one colour, one cell apart
+ROWS_LAYOUT = "\n".join(f"{k - row} {2 * row} {name}" for row, names in enumerate(ROW_NAMES)
+                         for k, name in enumerate(names.split()))
+
+
+def scatter_layout(rng: np.random.Generator) -> str:
+    """All 28 pieces at random cells of a sparse grid: none touching."""
+    spots = [(q, r) for q in range(-8, 9, 2) for r in range(-4, 5, 2)]
+    chosen = rng.permutation(len(spots))[:28]
+    names = " ".join(ROW_NAMES).split()
+    return "\n".join(f"{spots[k][0] + (spots[k][1] // 2) % 2} {spots[k][1]} {name}" for k, name in zip(chosen, names))
+
+
+def style_enrollment(style: str, rng: np.random.Generator) -> tuple[CreatureProfile | str, str]:
+    """The profile enrolled from one photo of ``style`` in a layout picked at random, and the layout's name
+    (the error message instead of a profile if enrollment failed)."""
+    name, layout = [("documented", DEFAULT_LAYOUT), ("rows", ROWS_LAYOUT),
+                    ("scatter", scatter_layout(rng))][int(rng.integers(3))]
+    world = replace(random_world(rng, style), hand=False, objects=())
+    photo, _ = render_position(layout_position(layout), world)
+    try:
+        return enroll([photo], layout), name
+    except CalibrationError as exc:
+        return str(exc), name
+
+
+def style_rows(positions: list[Position], frames: int, seed: int) -> list[tuple[str, dict[str, float]]]:
+    """Every art style in the wide world: enrolled from one photo, and with the built-in profile.
+    Training styles first, the blind ones (never trained or tuned on) last."""
+    rows = []
+    for index, style in enumerate((*TRAINING_STYLES, *BLIND_STYLES)):
+        tag = "blind " if style in BLIND_STYLES else ""
+        profile, layout = style_enrollment(style, np.random.default_rng([seed, index]))
+        if isinstance(profile, str):
+            print(f"{style}: enrollment from a {layout} photo failed: {profile}")
+        else:
+            rows.append((f"{tag}{style}, enrolled ({layout})",
+                         run_section(Detector(profile), positions, frames, seed + index, world=style).row()))
+        rows.append((f"{tag}{style}, built-in",
+                     run_section(Detector(default_profile()), positions, max(frames // 5, 20), seed + 100 + index,
+                                 world=style).row()))
+    enrolled = [row for name, row in rows if "enrolled" in name]
+    if enrolled:
+        worst = {c: (max if c in ("phantoms", "ms", "false_occl") else min)(r[c] for r in enrolled)
+                 for c in enrolled[0]}
+        rows.append(("worst style, enrolled", worst))
+    return rows
+
+
 def print_table(rows: list[tuple[str, dict[str, float]]]) -> None:
     columns = ["recall", "phantoms", "colour", "creature", "exact", "hand", "false_occl", "height", "ms"]
-    print(f"{'section':<26}" + "".join(f"{c:>11}" for c in columns))
+    print(f"{'section':<34}" + "".join(f"{c:>11}" for c in columns))
     target = {c: (f"{'>=' if c not in ('phantoms', 'ms') else '<='}{TARGETS[c]:g}" if c in TARGETS else "")
               for c in columns}
-    print(f"{'target':<26}" + "".join(f"{target[c]:>11}" for c in columns))
+    print(f"{'target':<34}" + "".join(f"{target[c]:>11}" for c in columns))
     for name, row in rows:
-        print(f"{name:<26}" + "".join(f"{row[c]:>11.2f}" for c in columns))
+        print(f"{name:<34}" + "".join(f"{row[c]:>11.2f}" for c in columns))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=500, help="frames per section (default 500)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--sections", default="a,pocket,b,carbon,lamp")
+    parser.add_argument("--sections", default="styles,a,pocket,b,carbon,lamp")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     positions = real_positions()
     sections = args.sections.split(",")
     rows: list[tuple[str, dict[str, float]]] = []
     print(f"{len(positions)} corpus positions, {args.frames} frames per section, seed {args.seed}")
+    if "styles" in sections:
+        rows.extend(style_rows(positions, args.frames, args.seed))
     if "a" in sections:
         rows.append(("style a, standard", run_section(Detector(default_profile()), positions, args.frames,
                                                       args.seed, style="a").row()))

@@ -47,7 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     enroll = actions.add_parser("enroll", help="learn the look of your pieces from photos")
     enroll.add_argument("images", nargs="+", metavar="IMAGE")
     enroll.add_argument("--layout", help="text file describing where each piece lies")
-    enroll.add_argument("--out", required=True, help="appearance profile to write")
+    enroll.add_argument("--out", required=True, help="creature profile to write")
 
 
 def _board(args: argparse.Namespace) -> None:
@@ -74,7 +74,8 @@ def _table(args: argparse.Namespace) -> None:
 
 
 def _layout(args: argparse.Namespace) -> None:
-    from calibration.appearance import DEFAULT_LAYOUT, layout_picture, parse_layout
+    from calibration.layout import DEFAULT_LAYOUT, parse_layout
+    from vision.enroll import layout_picture
 
     text = Path(args.layout).read_text(encoding="utf-8") if args.layout else DEFAULT_LAYOUT
     parse_layout(text)
@@ -87,12 +88,12 @@ def _layout(args: argparse.Namespace) -> None:
 
 
 def _enroll(args: argparse.Namespace) -> None:
-    from calibration.appearance import enroll
+    from vision.enroll import enroll
 
     layout = Path(args.layout).read_text(encoding="utf-8") if args.layout else None
     profile = enroll([read_image(p) for p in args.images], layout)
     profile.save(args.out)
-    print(f"{args.out}: appearance profile written")
+    print(f"{args.out}: creature profile written")
 
 
 ACTIONS = {"board": _board, "camera": _camera, "table": _table, "layout": _layout, "enroll": _enroll}

@@ -255,7 +255,7 @@ def _layout_png() -> bytes:
     """The enrollment layout as the camera should see it (PNG)."""
     import cv2
 
-    from calibration.appearance import layout_picture
+    from vision.enroll import layout_picture
 
     return cv2.imencode(".png", layout_picture())[1].tobytes()
 

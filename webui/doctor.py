@@ -31,7 +31,7 @@ class Finding:
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--source", default="auto", help="the camera to check: auto, picamera or usb:N")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="data folder of hivecam serve")
-    parser.add_argument("--profile", help="appearance profile (default: DATA/profile.json if present)")
+    parser.add_argument("--profile", help="creature profile (default: DATA/profile.json if present)")
     parser.add_argument("--camera-file", help="camera intrinsics (default: DATA/camera.json if present)")
     parser.add_argument("--table-file", help="table calibration (default: DATA/table.json if present)")
 
@@ -106,9 +106,9 @@ def check_data(data: Path) -> list[Finding]:
 
 
 def diagnose(args: argparse.Namespace) -> list[Finding]:
-    from calibration.appearance import AppearanceProfile
-    from calibration.camera import CameraModel
+        from calibration.camera import CameraModel
     from calibration.table import TableModel
+    from vision.profile import CreatureProfile
 
     from webui.enrollment import PROFILE_NAME
 
@@ -124,7 +124,7 @@ def diagnose(args: argparse.Namespace) -> list[Finding]:
                    "none: hivecam assumes an ideal lens (optional: hivecam calibrate camera)"),
         check_file("table calibration", chosen(args.table_file, "table.json"), TableModel.load,
                    "none: hivecam measures the table from the tiles (optional: hivecam calibrate table)"),
-        check_file("appearance profile", chosen(args.profile, PROFILE_NAME), AppearanceProfile.load,
+        check_file("creature profile", chosen(args.profile, PROFILE_NAME), CreatureProfile.load,
                    "none: using the built-in profile; enrol your own set for best results "
                    "(hivecam calibrate enroll)"),
         *check_data(data),

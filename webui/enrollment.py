@@ -14,7 +14,8 @@ from typing import Callable
 
 import numpy as np
 
-from calibration.appearance import AppearanceProfile, enroll
+from vision.enroll import enroll
+from vision.profile import CreatureProfile
 
 PROFILE_NAME = "profile.json"
 MAX_PHOTOS = 4
@@ -24,7 +25,7 @@ class Enrollment:
     """Photos taken for enrollment so far, and the profile they give."""
 
     def __init__(self, data: Path, latest_frame: Callable[[], np.ndarray | None],
-                 use_profile: Callable[[AppearanceProfile], None]) -> None:
+                 use_profile: Callable[[CreatureProfile], None]) -> None:
         self.path = data / PROFILE_NAME
         self.latest_frame, self.use_profile = latest_frame, use_profile
         self.photos: list[np.ndarray] = []

@@ -27,7 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game-type", default="Base+MLP", help="(the demo has its own)")
     parser.add_argument("--white", default="")
     parser.add_argument("--black", default="")
-    parser.add_argument("--profile", help="appearance profile of your set")
+    parser.add_argument("--profile", help="creature profile of your set")
     parser.add_argument("--camera-file", help="camera intrinsics")
     parser.add_argument("--fps", type=float, default=10.0, help="frame rate of a video file or image folder")
     parser.add_argument("--stable-seconds", type=float, default=0.3)

@@ -34,7 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on; 0.0.0.0 opens it to the LAN")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the game log and settings")
-    parser.add_argument("--profile", help="appearance profile of your set (hivecam calibrate enroll; "
+    parser.add_argument("--profile", help="creature profile of your set (hivecam calibrate enroll; "
                                           "default: DATA/profile.json if present)")
     parser.add_argument("--camera-file", help="camera intrinsics (hivecam calibrate camera; "
                                               "default: DATA/camera.json if present)")
@@ -126,10 +126,10 @@ def load_file(load: Callable[[Path], T], option: str | None, default: Path | Non
 
 
 def load_profile(option: str | None, default: Path | None = None):
-    """The appearance profile to use (None: the built-in one)."""
-    from calibration.appearance import AppearanceProfile
+    """The creature profile to use (None: the built-in one)."""
+    from vision.profile import CreatureProfile
 
-    return load_file(AppearanceProfile.load, option, default)
+    return load_file(CreatureProfile.load, option, default)
 
 
 def load_camera(option: str | None, default: Path | None = None):

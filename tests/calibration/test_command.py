@@ -88,7 +88,7 @@ def test_enroll_hands_images_and_layout_to_the_appearance_module(tmp_path, photo
         calls.append(("enroll", [image.shape for image in images], layout_text))
         return Profile()
 
-    monkeypatch.setitem(sys.modules, "calibration.appearance", types.SimpleNamespace(enroll=enroll))
+    monkeypatch.setitem(sys.modules, "vision.enroll", types.SimpleNamespace(enroll=enroll))
     layout = tmp_path / "layout.txt"
     layout.write_text("wQ wA1\n")
     assert calibrate("enroll", *photos["table"], "--layout", layout, "--out", tmp_path / "set.json") == 0
@@ -96,7 +96,7 @@ def test_enroll_hands_images_and_layout_to_the_appearance_module(tmp_path, photo
 
 
 def test_enroll_reports_a_bad_image_before_enrolling(tmp_path, photos, monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "calibration.appearance",
+    monkeypatch.setitem(sys.modules, "vision.enroll",
                         types.SimpleNamespace(enroll=lambda images, layout: pytest.fail("enroll called")))
     assert calibrate("enroll", *photos["broken"], "--out", tmp_path / "set.json") == 2
     assert "broken.jpg" in one_line_error(capsys)

@@ -1,4 +1,4 @@
-"""Segmentation and lattice fitting on rendered hives: touching tiles, rotation, tilt, borders."""
+"""Tile map and lattice fitting on rendered hives: touching rows of one colour, rotation, tilt, borders."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from rules.pieces import Piece
 from vision.compare import align
 from vision.lattice import fit_lattice, hex_round
 from vision.locate import locate_tiles
+from vision.tilemaps import TileMapper
 from vision.render.camera import SyntheticCamera
 from vision.render.scene import GAP_MM, TILE_SIZES, Conditions, cell_centre_mm, random_conditions, render_position
-from vision.segment import segment
 
 NAMES = ["wQ", "bQ", "wA1", "bA1", "wG1", "bG1", "wS1", "bS1", "wB1", "bB1", "wM", "bM", "wL", "bL", "wP", "bP"]
 
@@ -23,16 +23,25 @@ def dense_block(count: int = 16) -> dict:
     return {cell: [Piece.parse(name)] for cell, name in zip(cells, NAMES)}
 
 
-def test_touching_tiles_are_split_one_blob_each() -> None:
-    position = dense_block()
-    frame, truth = render_position(position, Conditions(height_mm=700, tilt_deg=15, yaw_deg=20, seed=3))
-    blobs = segment(frame).blobs
-    assert len(blobs) == len(position)
-    for tile in truth.tiles:
-        nearest = min(np.linalg.norm(b.centre - tile.px) for b in blobs)
-        assert nearest < 0.1 * truth.tile_px
-        blob = min(blobs, key=lambda b: np.linalg.norm(b.centre - tile.px))
-        assert blob.colour is tile.colour
+MAPPER = TileMapper()
+SOLID = dict(solid=True, bevel_mm=0.8, gap_mm=0.3, flats_mm=38.0, thickness_mm=10.0)  # sides of the face's material
+
+
+def test_touching_rows_of_one_colour_are_split_one_top_each() -> None:
+    """Solid tiles with no rim, two long rows of one colour each: no face is isolated."""
+    names = [f"w{b}" for b in ("Q", "S1", "S2", "B1", "B2", "G1", "G2")] + \
+            [f"b{b}" for b in ("Q", "S1", "S2", "B1", "B2", "G1", "G2")]
+    cells = [(q, 0) for q in range(7)] + [(q - 1, 2) for q in range(7)]
+    position = {cell: [Piece.parse(name)] for cell, name in zip(cells, names)}
+    for seed, yaw in ((3, 20.0), (4, 75.0)):
+        frame, truth = render_position(position, Conditions(height_mm=650, tilt_deg=15, yaw_deg=yaw, seed=seed,
+                                                            style="a-var", **SOLID))
+        tops = locate_tiles(frame, MAPPER).tiles
+        assert len(tops) == len(position)
+        for tile in truth.tiles:
+            top = min(tops, key=lambda t: np.linalg.norm(t.centre - tile.px))
+            assert np.linalg.norm(top.centre - tile.px) < 0.1 * truth.tile_px
+            assert top.colour is tile.colour
 
 
 @pytest.mark.parametrize("yaw, tilt", [(0, 0), (37, 10), (133, 28), (251, 22)])
@@ -40,7 +49,7 @@ def test_lattice_cells_match_the_truth_up_to_rotation(yaw: float, tilt: float) -
     position = dense_block(14)
     frame, truth = render_position(position, Conditions(yaw_deg=yaw, tilt_deg=tilt, azimuth_deg=yaw * 2,
                                                         k1=-0.08, seed=int(yaw)))
-    located = locate_tiles(frame)
+    located = locate_tiles(frame, MAPPER)
     seen = {t.cell: t.colour for t in located.tiles}
     true = {t.cell: t.colour for t in truth.tiles}
     alignment = align(seen, true)
@@ -76,14 +85,14 @@ def test_tile_cut_by_the_border_gets_its_cell() -> None:
     frame, truth = render_position(position, Conditions(height_mm=400, seed=1), camera=camera)
     cut = [t for t in truth.tiles if t.cut]
     assert cut, "the row should run off the frame"
-    seen = {t.cell for t in locate_tiles(frame).tiles}
+    seen = {t.cell for t in locate_tiles(frame, MAPPER).tiles}
     alignment = align({c: 0 for c in seen}, {t.cell: 0 for t in truth.tiles})
     assert alignment.matched == len(truth.tiles) == len(seen)
 
 
 def test_empty_table_has_no_tiles() -> None:
     frame, _ = render_position({}, Conditions(table="cloth", noise=3.0, seed=2))
-    located = locate_tiles(frame)
+    located = locate_tiles(frame, MAPPER)
     assert located.tiles == [] and located.lattice is None
 
 
@@ -97,7 +106,7 @@ def test_stack_lift_is_recovered_from_a_small_tilted_hive() -> None:
     for _ in range(12):
         conditions = random_conditions(rng, tile_size="pocket", tilt_deg=27)
         frame, truth = render_position(position, conditions)
-        lattice = locate_tiles(frame).lattice
+        lattice = locate_tiles(frame, MAPPER).lattice
         middle = np.mean([cell_centre_mm(c, flats + GAP_MM) for c in cells], axis=0) + conditions.bump_mm
         top, lifted = truth.camera.project(np.array([[*middle, -thickness], [*middle, -2 * thickness]]))
         cell = tuple(lattice.axial(top[None])[0])
@@ -114,7 +123,7 @@ def test_a_row_of_tiles_with_one_beside_it_keeps_its_cells() -> None:
     rng = np.random.default_rng(5)
     for _ in range(12):
         frame, truth = render_position(position, random_conditions(rng, tilt_deg=30))
-        located = locate_tiles(frame)
+        located = locate_tiles(frame, MAPPER)
         seen = {t.cell: t.colour for t in located.tiles}
         true = {t.cell: t.colour for t in truth.tiles}
         alignment = align(seen, true)

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from webhelpers import PIN, csrf
 
-from calibration.appearance import AppearanceProfile
-from vision.make_default_profile import enrollment_photos
+from vision.profile import CreatureProfile
+from vision.render.photos import enrollment_photos
 from webui.app import create_app
 from webui.auth import Control
 from webui.enrollment import Enrollment
@@ -20,7 +20,7 @@ class Camera:
 
     def __init__(self) -> None:
         self.frame: np.ndarray | None = None
-        self.used: list[AppearanceProfile] = []
+        self.used: list[CreatureProfile] = []
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ def test_each_photo_is_added_and_the_profile_saved_and_used(enrolling, camera, d
         response = enrolling.enroll()
         assert response.status_code == 200, response.get_json()
         assert response.get_json()["photos"] == count
-    saved = AppearanceProfile.load(data_dir / "profile.json")
+    saved = CreatureProfile.load(data_dir / "profile.json")
     assert len(camera.used) == 2 and np.allclose(saved.means, camera.used[-1].means, atol=1e-4)
     camera.frame = layout_photos[0]
     assert enrolling.enroll({"reset": True}).get_json()["photos"] == 1

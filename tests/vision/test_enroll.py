@@ -1,0 +1,67 @@
+"""Enrollment: matching any layout to the tops found in a photo, and the profile it gives."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.errors import CalibrationError
+from calibration.layout import DEFAULT_LAYOUT, parse_layout
+from rules.pieces import Colour
+from vision.enroll import _plane, place_layout
+from vision.tilemaps import Peak
+
+_ROWS = ("wQ wS1 wS2 wB1 wB2 wG1 wG2", "wG3 wA1 wA2 wA3 wM wL wP", "bQ bS1 bS2 bB1 bB2 bG1 bG2",
+         "bG3 bA1 bA2 bA3 bM bL bP")
+# four rows of seven touching tiles of one colour, the rows one cell apart (r = 0, 2, 4, 6)
+ROWS = "\n".join(f"{k - row} {2 * row} {name}" for row, names in enumerate(_ROWS) for k, name in enumerate(names.split()))
+
+
+def seen(layout: str, homography: np.ndarray, drop: int = 0) -> list[Peak]:
+    """The tops a perfect tile map would report for ``layout`` seen through ``homography``."""
+    cells = parse_layout(layout)
+    centres = cv2.perspectiveTransform(_plane(cells)[None], homography)[0]
+    ends = cv2.perspectiveTransform(_plane([(0, 0), (1, 0)])[None], homography)[0]
+    pitch = float(np.linalg.norm(ends[1] - ends[0]))
+    return [Peak(c, pitch, 0.9, 1.0 if piece.colour is Colour.WHITE else 0.0)
+            for c, piece in list(zip(centres, cells.values()))[drop:]]
+
+
+def camera(turn_deg: float, pitch: float, tilt: float) -> np.ndarray:
+    """A layout-plane to pixel homography: turned, scaled, shifted, with some perspective."""
+    c, s = np.cos(np.radians(turn_deg)), np.sin(np.radians(turn_deg))
+    return np.array([[pitch * c, -pitch * s, 640], [pitch * s, pitch * c, 360], [tilt, 0.0, 1.0]])
+
+
+@pytest.mark.parametrize("layout", [DEFAULT_LAYOUT, ROWS], ids=["block", "rows"])
+@pytest.mark.parametrize("turn", [0.0, 37.0, 200.0])
+def test_any_layout_at_any_turn_is_placed_exactly(layout: str, turn: float) -> None:
+    homography = camera(turn, 46.0, 2e-4)
+    placement = place_layout(seen(layout, homography), parse_layout(layout))
+    cells = parse_layout(layout)
+    assert set(placement.tops) == set(cells)
+    for cell, top in placement.tops.items():
+        assert np.allclose(placement.pixel(cell), top.centre, atol=0.5)
+
+
+def test_a_scatter_with_gaps_is_placed() -> None:
+    rng = np.random.default_rng(3)
+    cells = parse_layout(DEFAULT_LAYOUT)
+    spots = rng.permutation([(q, r) for q in range(-9, 9, 3) for r in range(-6, 6, 2)])[:len(cells)]
+    scatter = "\n".join(f"{q} {r} {piece.name}" for (q, r), piece in zip(spots, cells.values()))
+    placement = place_layout(seen(scatter, camera(75.0, 40.0, -1e-4)), parse_layout(scatter))
+    assert len(placement.tops) == len(cells)
+
+
+def test_a_missing_piece_is_left_unplaced() -> None:
+    placement = place_layout(seen(DEFAULT_LAYOUT, camera(10.0, 50.0, 0.0), drop=1), parse_layout(DEFAULT_LAYOUT))
+    assert (0, 0) not in placement.tops and len(placement.tops) == 27
+    assert np.allclose(placement.pixel((0, 0)), camera(10.0, 50.0, 0.0)[:2, 2], atol=1.0)
+
+
+def test_enrolling_needs_a_photo() -> None:
+    from vision.enroll import enroll
+
+    with pytest.raises(CalibrationError, match="at least one photo"):
+        enroll([])

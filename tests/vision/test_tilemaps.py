@@ -1,0 +1,49 @@
+"""Decoding the tile map network's output: centres, pitch and colour from raw maps."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.tilemaps import BLACK_TOP, MAP_CHANNELS, STRIDE, WHITE_TOP, cell_of, decode, peaks, pixel_of
+
+FRAME = (720, 1280, 3)
+
+
+def raw_maps(tops: list[tuple[float, float, bool]], pitch_px: float = 48.0) -> np.ndarray:
+    """Raw network output with a sharp heat peak at each (x, y, white) top, in frame pixels."""
+    rows, cols = 96, 160  # padded, as the network answers for a 1280x720 frame
+    raw = np.full((1, MAP_CHANNELS, rows, cols), -8.0, np.float32)
+    raw[0, 3] = np.log(pitch_px / STRIDE)
+    raw[0, 4] = 4.0  # table everywhere ...
+    for x, y, white in tops:
+        (u, v), = cell_of(np.array([[x, y]]))
+        j, i = int(round(u)), int(round(v))
+        raw[0, 0, i, j] = 6.0
+        raw[0, 1, i, j], raw[0, 2, i, j] = u - j, v - i
+        raw[0, 4 + (WHITE_TOP if white else BLACK_TOP), i - 1:i + 2, j - 1:j + 2] = 9.0  # ... but on the tops
+    return raw
+
+
+def test_cell_and_pixel_coordinates_are_inverse() -> None:
+    points = np.array([[0.0, 0.0], [13.3, 700.2], [1279.0, 5.5]])
+    assert np.allclose(pixel_of(cell_of(points)), points)
+
+
+def test_peaks_give_subcell_centres_pitch_and_colour() -> None:
+    tops = [(300.4, 200.7, True), (348.9, 201.2, False), (640.0, 500.0, True)]
+    maps = decode(raw_maps(tops), FRAME)
+    assert maps.heat.shape == (90, 160)
+    found = sorted(peaks(maps), key=lambda p: p.centre[0])
+    assert len(found) == 3
+    for peak, (x, y, white) in zip(found, sorted(tops)):
+        assert np.allclose(peak.centre, (x, y), atol=0.01)
+        assert abs(peak.pitch - 48.0) < 0.01
+        assert (peak.white > 0.5) == white
+
+
+def test_weak_heat_gives_no_peak_and_only_the_top_is_not_table() -> None:
+    raw = raw_maps([(100.0, 100.0, True)])
+    raw[0, 0] = np.minimum(raw[0, 0], -1.0)  # heat 0.27 at most
+    maps = decode(raw, FRAME)
+    assert peaks(maps) == []
+    assert maps.not_table().sum() == 9

@@ -1,0 +1,56 @@
+"""The creature network: one rectified tile top in, an embedding out.
+
+``vision/models/creatures.onnx`` (trained on many art styles by ``python -m
+vision.training.train creatures``) maps a ``features.rectified_crop`` to a unit vector; tops
+printed with the same creature of the same set lie close together whatever the light, turn
+or set. A profile (``vision.profile``) holds one prototype vector per colour and
+creature, learnt from an enrollment photo of the user's own set.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.features import CROP_PX
+
+EMBEDDING = 32
+MODEL_PATH = Path(__file__).with_name("models") / "creatures.onnx"
+
+
+def network_input(crops: list[np.ndarray]) -> np.ndarray:
+    """The NCHW float32 blob of ``CROP_PX`` square BGR crops."""
+    return (np.stack(crops).astype(np.float32) / 255.0 - 0.5).transpose(0, 3, 1, 2).copy()
+
+
+def turned(crop: np.ndarray, sixths: int) -> np.ndarray:
+    """A rectified crop turned by ``sixths`` of a circle about its centre (a tile laid turned)."""
+    middle = (CROP_PX - 1) / 2
+    matrix = cv2.getRotationMatrix2D((middle, middle), 60.0 * sixths, 1.0)
+    return cv2.warpAffine(crop, matrix, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+class CreatureEmbedder:
+    """Embeds rectified tile-top crops (one ``cv2.dnn`` net, loaded once per process)."""
+
+    def __init__(self, path: Path = MODEL_PATH) -> None:
+        self.net = _load(str(path))
+
+    def embed(self, crops: list[np.ndarray]) -> np.ndarray:
+        """(N, EMBEDDING) unit vectors of N crops."""
+        if not crops:
+            return np.zeros((0, EMBEDDING), np.float32)
+        self.net.setInput(network_input(crops))
+        out = self.net.forward().reshape(len(crops), -1)
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+
+
+@lru_cache(maxsize=2)
+def _load(path: str) -> cv2.dnn.Net:
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"{path}: the creature network is missing (train it: "
+                                "python -m vision.training.train creatures)")
+    return cv2.dnn.readNetFromONNX(path)

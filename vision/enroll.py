@@ -1,0 +1,177 @@
+"""Enrollment: learn a set's creatures from one photo of its pieces laid out as a layout says.
+
+The layout may be anything the user describes (touching rows, a block, a scatter with gaps)
+at any turn and place on the table. The tile map finds the tops in the photo; the layout is
+matched to them by the similarity (turn, scale, shift) that puts the most layout cells on
+found tops of the right colour, refined to a homography (the camera's perspective). Each
+matched top's crop, turned through all six sixths and slightly jittered, gives the creature
+embeddings that become the profile's prototypes.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Iterable
+
+import cv2
+import numpy as np
+
+from calibration.errors import CalibrationError
+from calibration.layout import DEFAULT_LAYOUT, Layout, layout_position, parse_layout
+from rules.pieces import Bug, Colour
+from vision.creatures import CreatureEmbedder, turned
+from vision.features import rectified_crop
+from vision.images import ImageReadError, read_image
+from vision.profile import CreatureProfile
+from vision.tilemaps import Peak, TileMapper, peaks
+
+MATCH_RADIUS = 0.35  # pitches: a layout cell mapped this close to a found top is that top
+NEIGHBOURS = 3  # each found top is paired with this many nearest others to propose a placement
+JITTERED = 2  # jittered crops per turn of each enrolled top
+SQRT3 = float(np.sqrt(3))
+
+
+@dataclass(frozen=True)
+class Placement:
+    """The layout as seen in one photo: layout-plane to pixel homography and each cell's top."""
+
+    homography: np.ndarray  # 3x3, (q + r/2, r*sqrt(3)/2, 1) -> pixel
+    tops: dict[tuple[int, int], Peak]
+
+    def pixel(self, cell: tuple[float, float]) -> np.ndarray:
+        q, r = cell
+        x, y, w = self.homography @ np.array([q + r / 2, r * SQRT3 / 2, 1.0])
+        return np.array([x / w, y / w])
+
+    def basis(self, cell: tuple[int, int]) -> np.ndarray:
+        """Pixel steps east and south-east at ``cell``."""
+        q, r = cell
+        return np.array([self.pixel((q + 0.5, r)) - self.pixel((q - 0.5, r)),
+                         self.pixel((q, r + 0.5)) - self.pixel((q, r - 0.5))])
+
+
+def _plane(cells: Iterable[tuple[int, int]]) -> np.ndarray:
+    return np.array([(q + r / 2, r * SQRT3 / 2) for q, r in cells], np.float64).reshape(-1, 2)
+
+
+def _similarity(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """The 3x3 similarity taking two source points onto two destination points."""
+    a, b = complex(*(src[1] - src[0])), complex(*(dst[1] - dst[0]))
+    scale = b / a
+    shift = complex(*dst[0]) - scale * complex(*src[0])
+    return np.array([[scale.real, -scale.imag, shift.real], [scale.imag, scale.real, shift.imag], [0, 0, 1.0]])
+
+
+def _matches(homography: np.ndarray, plane: np.ndarray, centres: np.ndarray, white: np.ndarray,
+             layout_white: np.ndarray, pitch: float) -> np.ndarray:
+    """For each layout cell, the index of the found top of its colour it lands on (-1: none)."""
+    mapped = cv2.perspectiveTransform(plane[None], homography)[0]
+    distance = np.linalg.norm(mapped[:, None] - centres[None], axis=2)
+    distance[layout_white[:, None] != white[None]] = np.inf
+    nearest = distance.argmin(axis=1)
+    return np.where(distance[np.arange(len(plane)), nearest] < MATCH_RADIUS * pitch, nearest, -1)
+
+
+def place_layout(found: list[Peak], layout: Layout) -> Placement:
+    """The placement of ``layout`` that puts the most cells on found tops of their colour."""
+    cells = list(layout)
+    plane = _plane(cells)
+    layout_white = np.array([layout[c].colour is Colour.WHITE for c in cells])
+    centres = np.array([p.centre for p in found])
+    white = np.array([p.white >= 0.5 for p in found])
+    pitch = float(np.median([p.pitch for p in found]))
+    best, best_count = np.eye(3), -1
+    near_found = np.argsort(np.linalg.norm(centres[:, None] - centres[None], axis=2), axis=1)[:, 1:NEIGHBOURS + 1]
+    near_cells = np.argsort(np.linalg.norm(plane[:, None] - plane[None], axis=2), axis=1)[:, 1:7]
+    for i in range(len(found)):
+        for j in near_found[i]:
+            span = np.linalg.norm(centres[j] - centres[i]) / pitch
+            for a in np.nonzero(layout_white == white[i])[0]:
+                for b in near_cells[a]:
+                    if layout_white[b] != white[j] or abs(np.linalg.norm(plane[b] - plane[a]) - span) > 0.3 * span:
+                        continue
+                    homography = _similarity(plane[[a, b]], centres[[i, j]])
+                    count = int((_matches(homography, plane, centres, white, layout_white, pitch) >= 0).sum())
+                    if count > best_count:
+                        best, best_count = homography, count
+    for _ in range(2):  # refine to the camera's perspective
+        matched = _matches(best, plane, centres, white, layout_white, pitch)
+        if (matched >= 0).sum() >= 5:
+            best = cv2.findHomography(plane[matched >= 0], centres[matched[matched >= 0]])[0]
+    matched = _matches(best, plane, centres, white, layout_white, pitch)
+    return Placement(best, {cells[k]: found[m] for k, m in enumerate(matched) if m >= 0})
+
+
+def _image(item: np.ndarray | str | os.PathLike[str], index: int) -> np.ndarray:
+    if isinstance(item, (str, os.PathLike)):
+        try:
+            return read_image(item)
+        except ImageReadError as exc:
+            raise CalibrationError(str(exc)) from None
+    if not isinstance(item, np.ndarray) or item.ndim != 3 or item.shape[2] != 3 or item.size == 0:
+        raise CalibrationError(f"photo {index + 1}: not a readable colour image")
+    return item
+
+
+def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper) -> Placement:
+    """The layout's placement in one photo; ``CalibrationError`` naming each piece not found and where."""
+    found = peaks(mapper.maps(frame))
+    if not found:
+        raise CalibrationError(f"{label}: no tiles found (is the camera looking at the laid-out pieces?)")
+    placement = place_layout(found, layout)
+    absent = [f"{layout[c].name} at {c} (looked near pixel {tuple(int(v) for v in placement.pixel(c))})"
+              for c in layout if c not in placement.tops]
+    if absent:
+        raise CalibrationError(f"{label}: {len(absent)} of {len(layout)} layout pieces not found: "
+                               f"{'; '.join(absent[:8])}{' ...' if len(absent) > 8 else ''} (is every tile in "
+                               f"view, laid out as the layout says, uncovered? {len(found)} tiles seen)")
+    return placement
+
+
+def _crops(frame: np.ndarray, centre: np.ndarray, basis: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
+    """The top's crop in all six turns, each also with small errors in centre, scale and angle."""
+    pitch = float(np.linalg.norm(basis, axis=1).mean())
+    crops = [rectified_crop(frame, centre, basis)]
+    for _ in range(JITTERED - 1):
+        angle = rng.normal(0, 0.05)
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        crops.append(rectified_crop(frame, centre + rng.normal(0, 0.03 * pitch, 2),
+                                    basis @ turn.T * rng.normal(1, 0.04)))
+    return [turned(crop, sixths) for crop in crops for sixths in range(6)]
+
+
+def enroll(images: Iterable[np.ndarray | str | os.PathLike[str]], layout: str | None = None,
+           note: str = "") -> CreatureProfile:
+    """Learn a profile from photos of a set laid out as ``layout`` (text; default ``DEFAULT_LAYOUT``)."""
+    cells = parse_layout(DEFAULT_LAYOUT if layout is None else layout)
+    photos = list(images)
+    if not photos:
+        raise CalibrationError("enrollment needs at least one photo of the laid-out pieces")
+    mapper, embedder, rng = TileMapper(), CreatureEmbedder(), np.random.default_rng(0)
+    examples: dict[tuple[Colour, Bug], list[np.ndarray]] = {}
+    for index, item in enumerate(photos):
+        frame = _image(item, index)
+        label = str(item) if isinstance(item, (str, os.PathLike)) else f"photo {index + 1}"
+        placement = _placed(frame, cells, label, mapper)
+        for cell, top in placement.tops.items():
+            piece = cells[cell]
+            embedded = embedder.embed(_crops(frame, top.centre, placement.basis(cell), rng))
+            examples.setdefault((piece.colour, piece.bug), []).extend(embedded)
+    return CreatureProfile.from_examples({k: np.array(v) for k, v in examples.items()}, note)
+
+
+def layout_picture(layout: str = DEFAULT_LAYOUT, style: str = "a") -> np.ndarray:
+    """A top-down picture of ``layout`` with each tile's name written under it (BGR, 1280x720)."""
+    from vision.render.scene import Conditions, render_position
+
+    position = layout_position(layout)
+    frame, truth = render_position(position, Conditions(height_mm=330, style=style, shadow=0.15, jitter=0.0))
+    scale = truth.tile_px / 120
+    for tile in truth.tiles:
+        name = position[tile.cell][0].name
+        (w, _), _ = cv2.getTextSize(name, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
+        at = (int(tile.px[0] - w / 2), int(tile.px[1] + truth.tile_px * 0.40))
+        for colour, thickness in (((255, 255, 255), 5), ((0, 0, 200), 2)):
+            cv2.putText(frame, name, at, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thickness, cv2.LINE_AA)
+    return frame

@@ -1,0 +1,119 @@
+"""The tile map network: where tile tops lie, their colour, and what is neither table nor tile.
+
+A small fully convolutional network (``vision/models/tilemap.onnx``, trained on randomised
+renders by ``python -m vision.training.train tilemap``) reads the frame at a quarter of its
+size and answers, for every ``STRIDE`` x ``STRIDE`` patch of the frame: how likely a tile
+top's centre lies there (with the sub-patch offset and the local lattice pitch), and which
+of ``CLASSES`` the patch shows. It runs on the Pi through OpenCV's ``cv2.dnn``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+CLASSES = ("table", "white top", "black top", "white side", "black side", "hand", "object")
+WHITE_TOP, BLACK_TOP, HAND, OBJECT = 1, 2, 5, 6
+MAP_CHANNELS = 4 + len(CLASSES)  # heat, offset x, offset y, log pitch, class logits
+INPUT_SCALE = 4  # frame pixels per network input pixel
+STRIDE = 8  # frame pixels per map cell
+MULTIPLE = 16  # the network's input sides must be multiples of this
+MODEL_PATH = Path(__file__).with_name("models") / "tilemap.onnx"
+PEAK_THRESHOLD = 0.35  # centre heat a tile top must reach
+
+
+@dataclass(frozen=True)
+class TileMaps:
+    """The network's answer for one frame, on the grid of ``STRIDE``-pixel cells."""
+
+    heat: np.ndarray  # (H, W) 0..1
+    offset: np.ndarray  # (2, H, W) sub-cell offset of a centre, in cells
+    pitch: np.ndarray  # (H, W) lattice pitch in frame pixels where a centre lies
+    classes: np.ndarray  # (len(CLASSES), H, W) probabilities
+
+    def not_table(self) -> np.ndarray:
+        """(H, W) bool: cells that show anything but bare table."""
+        return self.classes[0] < 0.5
+
+
+@dataclass(frozen=True)
+class Peak:
+    """One tile top the map found."""
+
+    centre: np.ndarray  # frame pixels (x, y)
+    pitch: float  # local lattice pitch, frame pixels
+    score: float  # centre heat
+    white: float  # probability that the top is white (rather than black)
+
+
+def network_input(frame: np.ndarray) -> np.ndarray:
+    """The NCHW float32 blob the network reads: the frame at 1/INPUT_SCALE, padded to MULTIPLE."""
+    height, width = frame.shape[:2]
+    small = cv2.resize(frame, (width // INPUT_SCALE, height // INPUT_SCALE), interpolation=cv2.INTER_AREA)
+    pad_y, pad_x = -small.shape[0] % MULTIPLE, -small.shape[1] % MULTIPLE
+    small = cv2.copyMakeBorder(small, 0, pad_y, 0, pad_x, cv2.BORDER_REPLICATE)
+    return (small.astype(np.float32) / 255.0 - 0.5).transpose(2, 0, 1)[None].copy()
+
+
+def decode(raw: np.ndarray, frame_shape: tuple[int, ...]) -> TileMaps:
+    """``TileMaps`` from the network's raw (1, MAP_CHANNELS, H, W) output, cut to the frame."""
+    rows, cols = -(-frame_shape[0] // STRIDE), -(-frame_shape[1] // STRIDE)
+    out = raw[0, :, :rows, :cols].astype(np.float32)
+    logits = out[4:] - out[4:].max(axis=0, keepdims=True)
+    classes = np.exp(logits)
+    classes /= classes.sum(axis=0, keepdims=True)
+    return TileMaps(1 / (1 + np.exp(-out[0])), out[1:3], np.exp(out[3]) * STRIDE, classes)
+
+
+def cell_of(points: np.ndarray) -> np.ndarray:
+    """Map coordinates (fractional cells) of frame pixels (N, 2)."""
+    return (np.asarray(points, np.float64) + 0.5) / STRIDE - 0.5
+
+
+def pixel_of(cells: np.ndarray) -> np.ndarray:
+    """Frame pixels of map coordinates (N, 2): the inverse of ``cell_of``."""
+    return (np.asarray(cells, np.float64) + 0.5) * STRIDE - 0.5
+
+
+class TileMapper:
+    """Runs the tile map network on frames (one ``cv2.dnn`` net, loaded once per process)."""
+
+    def __init__(self, path: Path = MODEL_PATH) -> None:
+        self.net = _load(str(path))
+
+    def maps(self, frame: np.ndarray) -> TileMaps:
+        self.net.setInput(network_input(frame))
+        return decode(self.net.forward(), frame.shape)
+
+
+@lru_cache(maxsize=2)
+def _load(path: str) -> cv2.dnn.Net:
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"{path}: the tile map network is missing (train it: "
+                                "python -m vision.training.train tilemap)")
+    return cv2.dnn.readNetFromONNX(path)
+
+
+def peaks(maps: TileMaps, threshold: float = PEAK_THRESHOLD) -> list[Peak]:
+    """Tile-top centres: local maxima of the heat over ``threshold``, with sub-cell offsets."""
+    heat = maps.heat
+    strong = heat >= threshold
+    if not strong.any():
+        return []
+    pitch_cells = float(np.median(maps.pitch[strong])) / STRIDE
+    reach = max(1, int(0.35 * pitch_cells))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    local_max = heat >= cv2.dilate(heat, kernel)
+    ys, xs = np.nonzero(strong & local_max)
+    found = []
+    for y, x in zip(ys, xs):
+        centre = pixel_of(np.array([[x + maps.offset[0, y, x], y + maps.offset[1, y, x]]]))[0]
+        y0, y1, x0, x1 = max(y - 1, 0), y + 2, max(x - 1, 0), x + 2
+        white = float(maps.classes[WHITE_TOP, y0:y1, x0:x1].sum())
+        black = float(maps.classes[BLACK_TOP, y0:y1, x0:x1].sum())
+        found.append(Peak(centre, float(maps.pitch[y, x]), float(heat[y, x]), white / max(white + black, 1e-6)))
+    return found

@@ -1,0 +1,82 @@
+"""Render training shards: frames of random worlds with their tile-map targets and tile crops.
+
+    python -m vision.training.generate --out var/train --frames 2000 --seed 1 [--workers 2]
+
+Positions come from the boardspace games of the shared corpus (never from the championship
+positions the benchmark scores) and from rows and blobs of touching tiles; worlds and art
+styles are drawn at random from the training styles only (``TRAINING_STYLES``): the blind
+styles stay unseen.
+"""
+
+from __future__ import annotations
+
+import argparse
+from concurrent.futures import ProcessPoolExecutor
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from vision.render.positions import load_games, random_position
+from vision.render.scene import render_position
+from vision.render.world import random_world
+from vision.training.styles import TRAINING_STYLES
+from vision.training.targets import map_targets, tile_crops
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "boardspace-sgf"
+
+SHARD_FRAMES = 50
+CROPS_PER_TOP = 2
+
+
+@lru_cache(maxsize=1)
+def _games() -> list:
+    """The corpus games' positions, loaded once per worker."""
+    games = load_games(CORPUS)
+    if not games:
+        raise SystemExit(f"{CORPUS}: no SGF games (training needs the shared corpus beside the checkout)")
+    return games
+
+
+def _shard(out: Path, index: int, seed: int, styles: tuple[str, ...]) -> str:
+    """Render one shard of SHARD_FRAMES frames to ``out/shard-{seed}-{index}.npz``."""
+    rng = np.random.default_rng([seed, index])
+    images, heats, classes, centres, counts, crops, keys = [], [], [], [], [], [], []
+    for _ in range(SHARD_FRAMES):
+        style = styles[int(rng.integers(len(styles)))]
+        position = random_position(rng, _games())
+        conditions = random_world(rng, style=style)
+        frame, truth = render_position(position, conditions)
+        targets = map_targets(frame, truth)
+        images.append(targets.image)
+        heats.append(targets.heat.astype(np.float16))
+        classes.append(targets.classes)
+        centres.append(targets.centres)
+        counts.append(len(targets.centres))
+        for tile_index, crop in tile_crops(frame, truth, rng, CROPS_PER_TOP):
+            tile = truth.tiles[tile_index]
+            crops.append(crop)
+            keys.append(f"{style}/{conditions.art_variant}/{int(conditions.mono)}/{tile.colour.value}{tile.bug.value}")
+    path = out / f"shard-{seed}-{index:04d}.npz"
+    np.savez(path, images=np.stack(images), heats=np.stack(heats), classes=np.stack(classes),
+             centres=np.concatenate(centres), counts=np.array(counts), crops=np.stack(crops), keys=np.array(keys))
+    return str(path)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("var/train"))
+    parser.add_argument("--frames", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    shards = -(-args.frames // SHARD_FRAMES)
+    with ProcessPoolExecutor(args.workers) as pool:
+        for path in pool.map(_shard, [args.out] * shards, range(shards), [args.seed] * shards,
+                             [TRAINING_STYLES] * shards):
+            print(path, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""What the networks should answer for one rendered frame, from the renderer's ground truth."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.features import rectified_crop
+from vision.render.scene import FrameTruth
+from vision.tilemaps import INPUT_SCALE, MULTIPLE, STRIDE, cell_of
+
+IGNORE = 255  # class label of padding cells
+MIN_SIGMA = 0.6  # map cells
+
+
+@dataclass
+class MapTargets:
+    """Training targets of the tile map network for one frame (map-grid arrays, padded)."""
+
+    image: np.ndarray  # (H*2, W*2, 3) uint8: the network's input before normalising
+    heat: np.ndarray  # (H, W) float32 0..1: Gaussian bumps at tile-top centres
+    classes: np.ndarray  # (H, W) uint8 pixel class, IGNORE on padding
+    centres: np.ndarray  # (N, 3) float32: map x, map y, log pitch in cells (visible tops only)
+
+
+def map_targets(frame: np.ndarray, truth: FrameTruth) -> MapTargets:
+    """The tile map targets of a rendered frame."""
+    height, width = frame.shape[:2]
+    small = cv2.resize(frame, (width // INPUT_SCALE, height // INPUT_SCALE), interpolation=cv2.INTER_AREA)
+    pad_y, pad_x = -small.shape[0] % MULTIPLE, -small.shape[1] % MULTIPLE
+    image = cv2.copyMakeBorder(small, 0, pad_y, 0, pad_x, cv2.BORDER_REPLICATE)
+    rows, cols = image.shape[0] // 2, image.shape[1] // 2
+    classes = np.full((rows, cols), IGNORE, np.uint8)
+    labels = _majority_labels(truth.labels)
+    classes[:labels.shape[0], :labels.shape[1]] = labels
+    centres = []
+    heat = np.zeros((rows, cols), np.float32)
+    ys, xs = np.mgrid[0:rows, 0:cols]
+    for tile in truth.tiles:
+        if tile.hidden_by_hand:
+            continue
+        (x, y), = cell_of(np.array([tile.px]))
+        pitch = float(np.linalg.norm(tile.basis, axis=1).mean()) / STRIDE
+        sigma = max(MIN_SIGMA, pitch / 7)
+        heat = np.maximum(heat, np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * sigma ** 2)))
+        centres.append((x, y, np.log(pitch)))
+    return MapTargets(image, heat, classes, np.array(centres, np.float32).reshape(-1, 3))
+
+
+def _majority_labels(labels: np.ndarray) -> np.ndarray:
+    """Each STRIDE x STRIDE block's most common label (the block's class)."""
+    rows, cols = -(-labels.shape[0] // STRIDE), -(-labels.shape[1] // STRIDE)
+    padded = np.zeros((rows * STRIDE, cols * STRIDE), np.uint8)
+    padded[:labels.shape[0], :labels.shape[1]] = labels
+    blocks = padded.reshape(rows, STRIDE, cols, STRIDE).transpose(0, 2, 1, 3).reshape(rows, cols, -1)
+    counts = np.stack([(blocks == k).sum(axis=2) for k in range(int(labels.max()) + 1)])
+    return counts.argmax(axis=0).astype(np.uint8)
+
+
+def tile_crops(frame: np.ndarray, truth: FrameTruth, rng: np.random.Generator, copies: int
+               ) -> list[tuple[int, np.ndarray]]:
+    """(index into ``truth.tiles``, rectified crop) for each fully visible top, ``copies`` per top,
+    with the small errors in centre, turn and scale that locating a tile makes."""
+    crops = []
+    for index, tile in enumerate(truth.tiles):
+        if tile.hidden_by_hand or tile.cut:
+            continue
+        pitch = float(np.linalg.norm(tile.basis, axis=1).mean())
+        for _ in range(copies):
+            angle = rng.normal(0, 0.05)
+            turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+            basis = tile.basis @ turn.T * rng.normal(1, 0.05)
+            centre = np.asarray(tile.px) + rng.normal(0, 0.04 * pitch, 2)
+            crops.append((index, rectified_crop(frame, centre, basis)))
+    return crops

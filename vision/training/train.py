@@ -1,0 +1,246 @@
+"""Train hivecam's networks on rendered shards and export them as ONNX for ``cv2.dnn``.
+
+    python -m vision.training.generate --out var/train --frames 2000   # render shards first
+    python -m vision.training.train tilemap --data var/train --minutes 15
+    python -m vision.training.train creatures --data var/train --minutes 10
+
+Runs on a CPU (about 15 + 10 minutes on two cores); a GPU is used when torch sees one.
+Writes ``vision/models/tilemap.onnx``, ``vision/models/creatures.onnx`` and the built-in
+creature prototypes ``calibration/default_profile.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from rules.pieces import Bug, Colour
+from vision import creatures, tilemaps
+from vision.features import CROP_PX
+from vision.profile import DEFAULT_PROFILE_PATH, CreatureProfile
+from vision.training.nets import CreatureNet, TileMapNet
+from vision.training.targets import IGNORE, MIN_SIGMA
+
+SCALE, MARGIN = 16.0, 0.2  # cosine-softmax scale and additive margin of the creature embedding
+HAND_WEIGHT = 3.0
+RELOAD_EVERY = 200  # steps between looks for shards written since training began
+WINDOW = (48, 80)  # map cells of one training window (a quarter of a 1280x720 frame's map)  # pixel-class loss weight of hands and objects (rare, and they decide 'occluded')
+
+
+def _shards(data: Path, loaded: dict[Path, dict[str, np.ndarray]] | None = None) -> list[dict[str, np.ndarray]]:
+    """Every shard under ``data``; with ``loaded``, shards written since are added to it (training
+    may start while ``generate`` still writes)."""
+    loaded = {} if loaded is None else loaded
+    for path in sorted(data.glob("shard-*.npz")):
+        if path not in loaded:
+            try:
+                loaded[path] = dict(np.load(path))
+            except (OSError, ValueError, EOFError):  # still being written
+                continue
+    if not loaded:
+        raise SystemExit(f"{data}: no shard-*.npz (run python -m vision.training.generate first)")
+    return list(loaded.values())
+
+
+def _jitter(images: np.ndarray, rng: np.random.Generator) -> torch.Tensor:
+    """Normalised NCHW tensor of uint8 NHWC images with random gain, offset, colour cast and noise."""
+    x = images.astype(np.float32) / 255.0
+    n = len(x)
+    x = x * rng.uniform(0.7, 1.3, (n, 1, 1, 1)) * rng.uniform(0.9, 1.1, (n, 1, 1, 3)) + rng.uniform(-0.08, 0.08,
+                                                                                                   (n, 1, 1, 1))
+    x = x + rng.normal(0, 1, (n, 1, 1, 1)) * 0.015 * rng.standard_normal(x.shape).astype(np.float32)
+    return torch.from_numpy(np.clip(x, 0, 1).astype(np.float32) - 0.5).permute(0, 3, 1, 2).contiguous()
+
+
+def _heat(centres: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Gaussian heat with exact 1 at each centre's cell, and the (y, x) peak cells."""
+    rows, cols = shape
+    ys, xs = np.mgrid[0:rows, 0:cols]
+    heat = np.zeros(shape, np.float32)
+    peaks = []
+    for x, y, log_pitch in centres:
+        known = bool(np.isfinite(log_pitch))  # a top whose lattice steps the renderer could not say
+        sigma = max(MIN_SIGMA, float(np.exp(log_pitch)) / 7 if known else MIN_SIGMA)
+        heat = np.maximum(heat, np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * sigma ** 2)))
+        cx, cy = int(round(x)), int(round(y))
+        if 0 <= cx < cols and 0 <= cy < rows:
+            heat[cy, cx] = 1.0
+            if known:
+                peaks.append((cy, cx, x - cx, y - cy, log_pitch))
+    return heat, np.array(peaks, np.float32).reshape(-1, 5)
+
+
+def _window(image: np.ndarray, classes: np.ndarray, centres: np.ndarray, rng: np.random.Generator
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A WINDOW-sized part of one sample (map cells), mostly around a random tile top."""
+    rows, cols = WINDOW
+    if len(centres) and rng.random() < 0.8:
+        x, y = centres[int(rng.integers(len(centres))), :2] + rng.normal(0, 8, 2)
+    else:
+        x, y = rng.uniform(0, classes.shape[1]), rng.uniform(0, classes.shape[0])
+    top = int(np.clip(y - rows / 2, 0, classes.shape[0] - rows))
+    left = int(np.clip(x - cols / 2, 0, classes.shape[1] - cols))
+    moved = centres - [left, top, 0]
+    return (image[2 * top:2 * (top + rows), 2 * left:2 * (left + cols)], classes[top:top + rows, left:left + cols],
+            moved)
+
+
+def _map_batch(shards: list[dict[str, np.ndarray]], size: int, rng: np.random.Generator):
+    images, heats, classes, peaks = [], [], [], []
+    for b in range(size):
+        shard = shards[int(rng.integers(len(shards)))]
+        k = int(rng.integers(len(shard["counts"])))
+        start = int(shard["counts"][:k].sum())
+        centres = shard["centres"][start:start + int(shard["counts"][k])].copy()
+        image, cls, centres = _window(shard["images"][k], shard["classes"][k], centres, rng)
+        if rng.random() < 0.5:  # mirror left-right
+            image, cls = image[:, ::-1], cls[:, ::-1]
+            centres[:, 0] = cls.shape[1] - 1 - centres[:, 0]
+        heat, found = _heat(centres, cls.shape)
+        images.append(image)
+        heats.append(heat)
+        classes.append(cls)
+        peaks.append(np.column_stack([np.full(len(found), b), found]))
+    return (_jitter(np.stack(images), rng), torch.from_numpy(np.stack(heats)),
+            torch.from_numpy(np.stack(classes).astype(np.int64)), torch.from_numpy(np.concatenate(peaks)))
+
+
+def _focal(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss, per tile."""
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    positive = target >= 1.0
+    pos = -(torch.log(p) * (1 - p) ** 2)[positive].sum()
+    neg = -(torch.log(1 - p) * p ** 2 * (1 - target) ** 4)[~positive].sum()
+    return (pos + neg) / max(int(positive.sum()), 1)
+
+
+def _map_loss(out: torch.Tensor, heat: torch.Tensor, classes: torch.Tensor, peaks: torch.Tensor) -> torch.Tensor:
+    weights = torch.ones(len(tilemaps.CLASSES))
+    weights[tilemaps.HAND] = weights[tilemaps.OBJECT] = HAND_WEIGHT
+    loss = _focal(out[:, 0], heat) + nn.functional.cross_entropy(out[:, 4:], classes, weights, ignore_index=IGNORE)
+    if len(peaks):
+        b, y, x = peaks[:, 0].long(), peaks[:, 1].long(), peaks[:, 2].long()
+        predicted = out[b, 1:4, y, x]
+        loss = loss + nn.functional.l1_loss(predicted, peaks[:, 3:6])
+    return loss
+
+
+def train_tilemap(data: Path, minutes: float, batch: int, seed: int) -> None:
+    loaded: dict[Path, dict[str, np.ndarray]] = {}
+    shards = _shards(data, loaded)
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    model = TileMapNet()
+    optimiser = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
+    steps = 0
+
+    def step() -> torch.Tensor:
+        nonlocal shards, steps
+        steps += 1
+        if steps % RELOAD_EVERY == 0:
+            shards = _shards(data, loaded)
+        return _map_step(model, shards, batch, rng)
+
+    _loop(model, optimiser, minutes, step)
+    print(f"trained on {len(shards)} shards")
+    model.eval()
+    dummy = torch.zeros(1, 3, 192, 320)
+    _export(model, dummy, tilemaps.MODEL_PATH, {"input": {2: "height", 3: "width"}})
+
+
+def _map_step(model: nn.Module, shards: list[dict[str, np.ndarray]], batch: int, rng: np.random.Generator
+              ) -> torch.Tensor:
+    images, heat, classes, peaks = _map_batch(shards, batch, rng)
+    return _map_loss(model(images), heat, classes, peaks)
+
+
+def _loop(model: nn.Module, optimiser: torch.optim.Optimizer, minutes: float, step) -> None:
+    """Optimise ``step()``'s loss for ``minutes``, the learning rate falling on a cosine."""
+    start, base, done, smooth = time.monotonic(), optimiser.param_groups[0]["lr"], 0, None
+    model.train()
+    while (elapsed := (time.monotonic() - start) / 60) < minutes:
+        for group in optimiser.param_groups:
+            group["lr"] = base * 0.5 * (1 + np.cos(np.pi * elapsed / minutes))
+        loss = step()
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        done += 1
+        value = float(loss.detach())
+        smooth = value if smooth is None else 0.98 * smooth + 0.02 * value
+        if done % 50 == 0:
+            print(f"step {done}  {elapsed:5.1f} min  loss {smooth:.4f}", flush=True)
+
+
+def _export(model: nn.Module, dummy: torch.Tensor, path: Path, axes: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, dummy, str(path), input_names=["input"], output_names=["output"],
+                      dynamic_axes=axes, opset_version=13, dynamo=False)
+    print(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
+
+
+def _crop_batch(crops: np.ndarray, labels: np.ndarray, size: int, rng: np.random.Generator
+                ) -> tuple[torch.Tensor, torch.Tensor]:
+    picks = rng.integers(len(crops), size=size)
+    turned = np.stack([creatures.turned(crops[i], int(rng.integers(6))) for i in picks])
+    return _jitter(turned, rng), torch.from_numpy(labels[picks])
+
+
+def train_creatures(data: Path, minutes: float, batch: int, seed: int) -> None:
+    """Cosine-softmax classification over every (style, set, colour, creature) seen, with a margin."""
+    shards = _shards(data)
+    crops = np.concatenate([s["crops"] for s in shards])
+    keys = np.concatenate([s["keys"] for s in shards])
+    names, labels = np.unique(keys, return_inverse=True)
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    model = CreatureNet()
+    centres = nn.Parameter(nn.functional.normalize(torch.randn(len(names), creatures.EMBEDDING), dim=1))
+    optimiser = torch.optim.AdamW([*model.parameters(), centres], 3e-3, weight_decay=1e-4)
+    print(f"{len(crops)} crops of {len(names)} classes")
+
+    def step() -> torch.Tensor:
+        x, y = _crop_batch(crops, labels, batch * 8, rng)
+        cosine = model(x) @ nn.functional.normalize(centres, dim=1).T
+        margin = nn.functional.one_hot(y, len(names)) * MARGIN
+        return nn.functional.cross_entropy(SCALE * (cosine - margin), y)
+
+    _loop(model, optimiser, minutes, step)
+    model.eval()
+    _export(model, torch.zeros(1, 3, CROP_PX, CROP_PX), creatures.MODEL_PATH, {"input": {0: "batch"}})
+    _save_builtin(model, crops, keys)
+
+
+def _save_builtin(model: nn.Module, crops: np.ndarray, keys: np.ndarray) -> None:
+    """The built-in profile: each colour and creature's mean embedding over every training style."""
+    with torch.no_grad():
+        embedded = torch.cat([model(torch.from_numpy(creatures.network_input(list(crops[i:i + 512]))))
+                              for i in range(0, len(crops), 512)]).numpy()
+    names = np.array([k.rsplit("/", 1)[1] for k in keys])
+    examples = {(Colour(n[0]), Bug(n[1])): embedded[names == n] for n in np.unique(names)}
+    profile = CreatureProfile.from_examples(examples, "built in: mean of the training styles")
+    profile.save(DEFAULT_PROFILE_PATH)
+    print(f"wrote {DEFAULT_PROFILE_PATH}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("network", choices=("tilemap", "creatures"))
+    parser.add_argument("--data", type=Path, default=Path("var/train"))
+    parser.add_argument("--minutes", type=float, default=15.0)
+    parser.add_argument("--batch", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.network == "tilemap":
+        train_tilemap(args.data, args.minutes, args.batch, args.seed)
+    else:
+        train_creatures(args.data, args.minutes, args.batch, args.seed)
+
+
+if __name__ == "__main__":
+    main()
