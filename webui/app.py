@@ -18,7 +18,7 @@ from flask import Flask, Response, jsonify, render_template, request, session, s
 
 from rules.gametype import GameType, RuleOptions
 from rules.pgn import format_pgn
-from webui.auth import Control, PinError, check_pin_format, new_csrf_token
+from webui.auth import Control, PinError, TooManyGuesses, check_pin_format, new_csrf_token
 from webui.game import GameService, colour_of
 from webui.hub import format_message
 from webui.rulings import destinations, load_position, parse_piece, position, ruling
@@ -29,10 +29,15 @@ MJPEG_INTERVAL = 0.2
 BOARD_DPI = 300
 
 
-def create_app(service: GameService, control: Control, live: Any = None, enrollment: Any = None) -> Flask:
+def create_app(service: GameService, control: Control, live: Any = None, enrollment: Any = None,
+               secure_cookies: bool = False) -> Flask:
+    """The app; ``secure_cookies`` when it is reached over HTTPS (the browser then sends the
+    session cookie over HTTPS only)."""
     app = Flask(__name__)
+    controller = functools.partial(_controller, control)
     app.config.update(SECRET_KEY=control.secret_key, MAX_CONTENT_LENGTH=MAX_BODY,
                       SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict",
+                      SESSION_COOKIE_SECURE=secure_cookies,
                       PERMANENT_SESSION_LIFETIME=timedelta(hours=12))
 
     @app.errorhandler(ApiError)
@@ -163,45 +168,35 @@ def create_app(service: GameService, control: Control, live: Any = None, enrollm
     @app.get("/api/session")
     def session_info() -> Response:
         session.setdefault("csrf", new_csrf_token())
-        return jsonify(control=bool(session.get("control")), csrf=session["csrf"])
+        return jsonify(control=_controls(control), csrf=session["csrf"])
 
     @app.post("/api/login")
     def login() -> Response:
         _check_csrf()
-        client = request.remote_addr or "?"
-        wait = control.retry_after(client)
-        if wait > 0:
-            raise ApiError(429, f"too many wrong PINs: try again in {wait:.0f} s",
-                           {"Retry-After": str(int(wait) + 1)})
-        try:
-            pin = _pin(json_body())
-        except PinError as exc:
-            raise ApiError(400, str(exc)) from None
-        if not control.verify(client, pin):
-            raise ApiError(403, "wrong PIN")
-        session.clear()
-        session.permanent = True
-        session.update(control=True, csrf=new_csrf_token())
+        _check_guess(control, _pin(json_body(), "pin"), "wrong PIN")
+        _start_session(control.generation)
         return jsonify(control=True, csrf=session["csrf"])
 
     @app.post("/api/logout")
     def logout() -> Response:
         _check_csrf()
+        if _controls(control):  # ends this cookie and any copy of it (and every other session)
+            control.end_sessions()
         session.clear()
         return jsonify(control=False)
 
     @app.post("/api/pin")
-    @_controller
+    @controller
     def change_pin() -> Response:
-        try:
-            control.change_pin(_pin(json_body()))
-        except PinError as exc:
-            raise ApiError(400, str(exc)) from None
-        return jsonify(ok=True)
+        body = json_body()
+        new = _pin(body, "pin")
+        _check_guess(control, _pin(body, "current"), "the current PIN is wrong")
+        _start_session(control.change_pin(new))  # every other session ends
+        return jsonify(ok=True, csrf=session["csrf"])
 
     # ------------------------------------------------------------- control
     @app.post("/api/game/new")
-    @_controller
+    @controller
     def new_game() -> Response:
         body = json_body()
         try:
@@ -215,12 +210,12 @@ def create_app(service: GameService, control: Control, live: Any = None, enrollm
         return jsonify(state=state)
 
     for name, method in (("override", "override"), ("undo", "undo"), ("draw", "agree_draw")):
-        app.add_url_rule(f"/api/game/{name}", name, _controller(_plain_action(service, method)), methods=["POST"])
+        app.add_url_rule(f"/api/game/{name}", name, controller(_plain_action(service, method)), methods=["POST"])
     for name in ("confirm", "correct"):
-        app.add_url_rule(f"/api/game/{name}", name, _controller(_move_action(service, name)), methods=["POST"])
+        app.add_url_rule(f"/api/game/{name}", name, controller(_move_action(service, name)), methods=["POST"])
 
     @app.post("/api/calibrate/enroll")
-    @_controller
+    @controller
     def enroll_from_camera() -> Response:
         from calibration.errors import CalibrationError
 
@@ -239,7 +234,7 @@ def create_app(service: GameService, control: Control, live: Any = None, enrollm
                                "it is in use now. Turn the block and add another photo to make it surer.")
 
     @app.post("/api/game/resign")
-    @_controller
+    @controller
     def resign() -> Response:
         try:
             colour = colour_of(text_field(json_body(), "colour", required=True, max_length=5))
@@ -291,12 +286,33 @@ def _check_csrf() -> None:
         raise ApiError(403, "missing or stale CSRF token: reload the page (GET /api/session gives the token)")
 
 
-def _controller(view: Callable[[], Response]) -> Callable[[], Response]:
-    """Only a session logged in with the PIN, sending its CSRF token, may control the game."""
+def _controls(control: Control) -> bool:
+    """Whether this session logged in with the PIN in the current generation."""
+    return bool(session.get("control")) and session.get("generation") == control.generation
+
+
+def _start_session(generation: int) -> None:
+    session.clear()
+    session.permanent = True
+    session.update(control=True, generation=generation, csrf=new_csrf_token())
+
+
+def _check_guess(control: Control, pin: str, wrong: str) -> None:
+    """Check a PIN guess through the brake: 429 when it is on, 403 with ``wrong`` if wrong."""
+    try:
+        ok = control.verify(request.remote_addr or "?", pin)
+    except TooManyGuesses as exc:
+        raise ApiError(429, str(exc), {"Retry-After": str(int(exc.wait) + 1)}) from None
+    if not ok:
+        raise ApiError(403, wrong)
+
+
+def _controller(control: Control, view: Callable[[], Response]) -> Callable[[], Response]:
+    """Only a current session logged in with the PIN, sending its CSRF token, may control the game."""
 
     @wraps(view)
     def guarded() -> Response:
-        if not session.get("control"):
+        if not _controls(control):
             raise ApiError(401, "log in with the PIN to control the game")
         _check_csrf()
         return view()
@@ -304,13 +320,17 @@ def _controller(view: Callable[[], Response]) -> Callable[[], Response]:
     return guarded
 
 
-def _pin(body: dict[str, Any]) -> str:
-    pin = body.get("pin")
-    if pin is None:
-        raise PinError("'pin' is required")
+def _pin(body: dict[str, Any], name: str) -> str:
+    """The PIN in field ``name``; 400 unless it is 4 to 12 digits."""
+    pin = body.get(name)
     if isinstance(pin, int) and not isinstance(pin, bool):
         pin = str(pin)
-    return check_pin_format(pin)
+    if pin is None:
+        raise ApiError(400, f"'{name}' is required")
+    try:
+        return check_pin_format(pin)
+    except PinError as exc:
+        raise ApiError(400, f"'{name}': {exc}") from None
 
 
 def _act(service: GameService, action: Callable[[Any], list]) -> Response:
