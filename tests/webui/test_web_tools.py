@@ -79,11 +79,13 @@ def test_referee_command_on_a_folder_of_frames(tmp_path):
         for _ in range(5):
             cv2.imwrite(str(frames / f"{number:04d}.png"), table.frame(index))
             number += 1
+    (frames / "0007a.png").write_bytes(b"a damaged frame")  # skipped with a warning, as hivecam serve does
     pgn, events = tmp_path / "game.pgn", tmp_path / "events.jsonl"
     result = subprocess.run([sys.executable, "-m", "webui.cli", "referee", "--source", str(frames), "--game-type",
                              "Base", "--pgn", str(pgn), "--events", str(events)], cwd=ROOT, capture_output=True,
                             text=True, timeout=120)
     assert result.returncode == 0, result.stderr
+    assert "1 unreadable image(s) skipped, the last 0007a.png" in result.stderr
     assert [m.uhp for m in parse_pgn(pgn.read_text()).moves] == ["wB1", "bS1 wB1\\"]
     kinds = [json.loads(line)["kind"] for line in events.read_text().splitlines()]
     assert kinds.count("move") == 2

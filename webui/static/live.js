@@ -83,7 +83,7 @@
     pill.hidden = !c;
     if (!c) return;
     pill.textContent = c.status === "ok" ? "camera live" : `camera: ${c.message}`;
-    pill.className = "pill " + (c.status === "ok" ? "ok" : "bad");
+    pill.className = "pill " + ({ ok: "ok", warn: "warn" }[c.status] || "bad");
   }
 
   function onEvents(events) {
