@@ -99,7 +99,8 @@ class CameraModel:
             distortion = files.array(data["distortion"], (None,), "distortion")
             width, height = (int(v) for v in files.array(data["image_size"], (2,), "image_size"))
             rms_error = float(files.array(data.get("rms_error", 0.0), (), "rms_error"))
-            model = cls(matrix, distortion, (width, height), rms_error, int(files.array(data.get("views", 0), (), "views")))
+            views = int(files.array(data.get("views", 0), (), "views"))
+            model = cls(matrix, distortion, (width, height), rms_error, views)
             _check_intrinsics(model)
         except KeyError as exc:
             raise files.CalibrationFileError(

@@ -57,14 +57,14 @@ def _refuse_constant(name: str) -> float:
     raise ValueError(f"{name} is not a number hivecam accepts")
 
 
-def _depth(value: Any) -> int:
+def depth(value: Any) -> int:
     """How deeply lists and objects nest in ``value`` (iteratively: no recursion limit)."""
     deepest, pending = 0, [(value, 1)]
     while pending:
-        item, depth = pending.pop()
+        item, level = pending.pop()
         if isinstance(item, (list, dict)):
-            deepest = max(deepest, depth)
-            pending.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+            deepest = max(deepest, level)
+            pending.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
     return deepest
 
 
@@ -74,7 +74,7 @@ def _parse(text: str) -> Any:
         value = json.loads(text, parse_float=_finite, parse_constant=_refuse_constant)
     except RecursionError:
         raise ValueError(f"nested more than {MAX_DEPTH} deep") from None
-    if _depth(value) > MAX_DEPTH:
+    if depth(value) > MAX_DEPTH:
         raise ValueError(f"nested more than {MAX_DEPTH} deep")
     return value
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hmac
+import threading
 import time
 from datetime import timedelta
 from functools import wraps
@@ -20,12 +21,16 @@ from rules.gametype import GameType, RuleOptions
 from rules.pgn import format_pgn
 from webui.auth import Control, PinError, TooManyGuesses, check_pin_format, new_csrf_token
 from webui.game import GameService, colour_of
-from webui.hub import format_message
+from webui.hub import HubFull, format_message
+from webui.store import DamagedGame
 from webui.rulings import destinations, load_position, parse_piece, position, ruling
 from webui.validate import ApiError, bool_field, cell_field, json_body, optional_int, text_field
 
 MAX_BODY = 256 * 1024
 MJPEG_INTERVAL = 0.2
+MAX_MJPEG_STREAMS = 4  # each holds a thread and encodes frames
+MAX_RULINGS_AT_ONCE = 2  # a ruling replays up to rulings.MAX_PLIES moves: about half a second of CPU
+MAX_GAME_ID = 2 ** 63 - 1  # SQLite's largest integer
 BOARD_DPI = 300
 
 
@@ -35,6 +40,7 @@ def create_app(service: GameService, control: Control, live: Any = None, enrollm
     session cookie over HTTPS only)."""
     app = Flask(__name__)
     controller = functools.partial(_controller, control)
+    mjpeg_streams, rulings_at_once = threading.Semaphore(MAX_MJPEG_STREAMS), threading.Semaphore(MAX_RULINGS_AT_ONCE)
     app.config.update(SECRET_KEY=control.secret_key, MAX_CONTENT_LENGTH=MAX_BODY,
                       SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict",
                       SESSION_COOKIE_SECURE=secure_cookies,
@@ -59,6 +65,10 @@ def create_app(service: GameService, control: Control, live: Any = None, enrollm
     @app.errorhandler(405)
     def wrong_method(_: Exception) -> tuple[Response, int]:
         return jsonify(error=f"{request.method} is not allowed on {request.path}"), 405
+
+    @app.context_processor
+    def notices() -> dict[str, Any]:
+        return {"notices": service.notices}
 
     @app.after_request
     def headers(response: Response) -> Response:
@@ -95,7 +105,10 @@ def create_app(service: GameService, control: Control, live: Any = None, enrollm
 
     @app.get("/api/events")
     def events() -> Response:
-        subscription = service.hub.subscribe()
+        try:
+            subscription = service.hub.subscribe()
+        except HubFull as exc:
+            raise ApiError(503, str(exc), {"Retry-After": "30"}) from None
         first = format_message("state", service.snapshot())
         response = Response(stream_with_context(subscription.stream(first)), mimetype="text/event-stream")
         response.headers["Cache-Control"] = "no-cache"
@@ -104,7 +117,8 @@ def create_app(service: GameService, control: Control, live: Any = None, enrollm
 
     @app.get("/api/games")
     def games() -> Response:
-        return jsonify(games=[g.to_dict() for g in service.store.games()], current=service.game_id)
+        return jsonify(games=[g.to_dict() for g in service.store.games()], current=service.game_id,
+                       notices=service.notices)
 
     @app.get("/api/games/<int:game_id>")
     def game(game_id: int) -> Response:
@@ -135,34 +149,32 @@ def create_app(service: GameService, control: Control, live: Any = None, enrollm
     def camera_mjpeg() -> Response:
         if live is None:
             raise ApiError(404, "no camera in this server")
+        if not mjpeg_streams.acquire(blocking=False):
+            raise ApiError(503, f"{MAX_MJPEG_STREAMS} camera streams are open already: "
+                                "use /api/camera.jpg or close one", {"Retry-After": "30"})
 
         def frames():
-            while not service.hub.closed:
-                data = live.preview_jpeg()
-                if data is not None:
-                    yield b"--frame\r\nContent-Type: image/jpeg\r\n\r\n" + data + b"\r\n"
-                time.sleep(MJPEG_INTERVAL)
+            try:
+                while not service.hub.closed:
+                    data = live.preview_jpeg()
+                    if data is not None:
+                        yield b"--frame\r\nContent-Type: image/jpeg\r\n\r\n" + data + b"\r\n"
+                    time.sleep(MJPEG_INTERVAL)
+            finally:
+                mjpeg_streams.release()
 
         return Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame")
 
     @app.post("/api/rulings")
     def rulings() -> Response:
-        body = json_body()
-        text = text_field(body, "position", max_length=MAX_BODY, multiline=True)
+        if not rulings_at_once.acquire(blocking=False):
+            raise ApiError(503, "the rulings page is busy with other questions: ask again in a moment",
+                           {"Retry-After": "1"})
         try:
-            board = load_position(text) if text else service.referee.board.copy()
-            answer: dict[str, Any] = {"position": position(board)}
-            piece_name = text_field(body, "piece", max_length=4)
-            if piece_name:
-                piece = parse_piece(board, piece_name)
-                answer["piece"] = piece.name
-                answer["destinations"] = destinations(board, piece)
-                cell = cell_field(body, "cell")
-                if cell is not None:
-                    answer["ruling"] = ruling(board, piece, cell)
-        except ValueError as exc:
-            raise ApiError(422, str(exc)) from None
-        return jsonify(answer)
+            return _answer_ruling(service, json_body())
+        finally:
+            rulings_at_once.release()
+
 
     # ------------------------------------------------------------- session
     @app.get("/api/session")
@@ -341,11 +353,34 @@ def _act(service: GameService, action: Callable[[Any], list]) -> Response:
     return jsonify(events=events, state=service.snapshot())
 
 
+def _answer_ruling(service: GameService, body: dict[str, Any]) -> Response:
+    """The rulings page's answer: the position, a piece's destinations, a cell's ruling."""
+    text = text_field(body, "position", max_length=MAX_BODY, multiline=True)
+    try:
+        board = load_position(text) if text else service.referee.board.copy()
+        answer: dict[str, Any] = {"position": position(board)}
+        piece_name = text_field(body, "piece", max_length=4)
+        if piece_name:
+            piece = parse_piece(board, piece_name)
+            answer["piece"] = piece.name
+            answer["destinations"] = destinations(board, piece)
+            cell = cell_field(body, "cell")
+            if cell is not None:
+                answer["ruling"] = ruling(board, piece, cell)
+    except ValueError as exc:
+        raise ApiError(422, str(exc)) from None
+    return jsonify(answer)
+
+
 def _record(service: GameService, game_id: int):
+    if not 1 <= game_id <= MAX_GAME_ID:
+        raise ApiError(404, f"there is no game {game_id}")
     try:
         return service.record(game_id)
     except KeyError:
         raise ApiError(404, f"there is no game {game_id}") from None
+    except DamagedGame as exc:
+        raise ApiError(409, str(exc)) from None
 
 
 def _download(text: str, filename: str, mimetype: str) -> Response:

@@ -11,11 +11,13 @@ import importlib.util
 import shutil
 import sqlite3
 import tempfile
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from webui.serve_command import CAMERA_NAME, DEFAULT_DATA, camera_present, data_file
+from webui.serve_command import CAMERA_NAME, DEFAULT_DATA, LOG_NAME, camera_present, data_file
+from webui.store import damaged_games
 
 MIN_FREE_MB = 200
 MIN_OPENCV = (4, 7)
@@ -88,13 +90,6 @@ def check_data(data: Path) -> list[Finding]:
         with tempfile.NamedTemporaryFile(dir=data) as handle:
             handle.write(b"hivecam")
             handle.flush()
-        db = data / "games.sqlite3"
-        if db.exists():
-            with sqlite3.connect(db) as connection:
-                status = connection.execute("PRAGMA quick_check").fetchone()[0]
-            if status != "ok":
-                return [Finding("FAIL", "game log", f"{db} is damaged ({status}): move it away; "
-                                                     "hivecam starts a new log")]
     except OSError as exc:
         return [Finding("FAIL", "data folder", f"{data} is not writable ({exc.strerror or exc}): "
                                                f"sudo chown -R $USER {data}")]
@@ -102,7 +97,27 @@ def check_data(data: Path) -> list[Finding]:
     disk = Finding("ok" if free_mb >= MIN_FREE_MB else "FAIL", "disk",
                    f"{free_mb:.0f} MB free in {data}" + ("" if free_mb >= MIN_FREE_MB else
                                                          f": free at least {MIN_FREE_MB} MB"))
-    return [Finding("ok", "data folder", f"{data} is writable"), disk]
+    return [Finding("ok", "data folder", f"{data} is writable"), disk, *check_log(data / LOG_NAME)]
+
+
+def check_log(db: Path) -> list[Finding]:
+    """The game log: sound, every recent game readable, and any log set aside earlier."""
+    findings = [Finding("warn", "game log", f"{aside} is a damaged log hivecam set aside (its games are not "
+                                            "shown); keep it for recovery or delete it")
+                for aside in sorted(db.parent.glob(f"{db.name}.corrupt-*")) if aside.name[-4:] not in ("-wal", "-shm")]
+    if not db.exists():
+        return findings
+    try:
+        with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as connection:
+            status = connection.execute("PRAGMA quick_check").fetchone()[0]
+            problems = damaged_games(connection) if status == "ok" else []
+    except sqlite3.DatabaseError as exc:
+        status, problems = str(exc), []
+    if status != "ok":
+        return findings + [Finding("FAIL", "game log", f"{db} is damaged ({status}): hivecam serve sets it "
+                                                       "aside and starts a new log")]
+    findings += [Finding("warn", "game log", problem) for problem in problems]
+    return findings or [Finding("ok", "game log", f"{db} is sound")]
 
 
 def diagnose(args: argparse.Namespace) -> list[Finding]:

@@ -24,6 +24,7 @@ from typing import Callable, TypeVar
 from werkzeug.serving import make_server
 
 CAMERA_NAME = "camera.json"
+LOG_NAME = "games.sqlite3"
 T = TypeVar("T")
 DEFAULT_DATA = Path(os.environ.get("HIVECAM_DATA", Path.home() / ".local" / "share" / "hivecam"))
 
@@ -82,7 +83,7 @@ def build(args: argparse.Namespace):
     if spec == "auto":
         spec = "picamera" if camera_present() else "demo"
     table = DemoTable(speed=args.demo_speed) if spec == "demo" else None
-    store = GameStore(args.data / "games.sqlite3")
+    store = GameStore(args.data / LOG_NAME)
     first = new_record(*demo_players(table.record)) if table is not None else None
     service = GameService(store, Hub(), RefereeConfig(stable_seconds=args.stable_seconds), first)
     control = Control(args.data)

@@ -95,3 +95,32 @@ def test_referee_command_bad_source(tmp_path):
     result = subprocess.run([sys.executable, "-m", "webui.cli", "referee", "--source", str(tmp_path / "nothing")],
                             cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "not a source" in result.stderr
+
+
+def test_doctor_diagnoses_a_damaged_log_without_crashing_or_touching_it(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "games.sqlite3").write_bytes(b"this is not a database" * 50)
+    (data / "games.sqlite3.corrupt-20260101-120000").write_bytes(b"an older damaged log")
+    findings = [f for f in doctor.check_data(data) if f.what == "game log"]
+    assert [f.level for f in findings] == ["warn", "FAIL"]
+    assert "games.sqlite3.corrupt-20260101-120000" in findings[0].detail
+    assert "is damaged (file is not a database)" in findings[1].detail
+    assert (data / "games.sqlite3").read_bytes() == b"this is not a database" * 50
+
+
+def test_doctor_names_a_damaged_game(tmp_path):
+    import sqlite3
+
+    from rules.record import GameRecord
+    from webui.store import GameStore
+
+    data = tmp_path / "data"
+    store = GameStore(data / "games.sqlite3")
+    game = store.create(GameRecord("Base"))
+    store.close()
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        db.execute("UPDATE games SET options = '{\"colour\": 1}'")
+    db.close()
+    findings = [f for f in doctor.check_data(data) if f.what == "game log"]
+    assert [(f.level, f.detail.split(" (")[0]) for f in findings] == [("warn", f"game {game} in the log is damaged")]
