@@ -61,10 +61,10 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(data_dir: Path, *args: str) -> tuple[subprocess.Popen, str]:
-    """``hivecam serve`` on a free port in a subprocess, once it answers; (process, base URL)."""
+def start_server(data_dir: Path, *args: str, pin: str = PIN) -> tuple[subprocess.Popen, str]:
+    """``hivecam serve`` on a free loopback port in a subprocess, once it answers; (process, base URL)."""
     port = free_port()
-    env = {**os.environ, "HIVECAM_PIN": PIN, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "HIVECAM_PIN": pin, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen([sys.executable, "-m", "webui.cli", "serve", "--port", str(port), "--data",
                                 str(data_dir), *args], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
