@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import http.cookiejar
 import json
+import shutil
+import ssl
+import subprocess
 import threading
 import urllib.error
 import urllib.request
@@ -206,6 +209,27 @@ def test_an_old_cookie_is_refused_after_a_restart_with_a_new_pin(tmp_path, folde
         owner.base = base
         assert owner.call("POST", "/api/game/undo", {})[0] == 401
         assert owner.call("GET", "/api/session")[1]["control"] is False
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_https_with_a_self_signed_certificate_sends_secure_cookies(tmp_path, folder):
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True, timeout=60)
+    process, base = start_server(tmp_path / "data", "--source", str(folder), "--cert", str(cert), "--key", str(key))
+    try:
+        assert base.startswith("https://127.0.0.1:")
+        context = ssl._create_unverified_context()
+        with urllib.request.urlopen(base + "/api/session", timeout=5, context=context) as response:
+            cookie = response.headers["Set-Cookie"]
+        assert "Secure" in cookie and "HttpOnly" in cookie
+        with pytest.raises(OSError):  # plain HTTP is not served on that port
+            urllib.request.urlopen(base.replace("https:", "http:") + "/api/state", timeout=5)
+        assert get_json(base + "/api/state")["game_id"]  # and trying it harms nothing
     finally:
         process.terminate()
         process.wait(10)
