@@ -124,3 +124,21 @@ def test_doctor_names_a_damaged_game(tmp_path):
     db.close()
     findings = [f for f in doctor.check_data(data) if f.what == "game log"]
     assert [(f.level, f.detail.split(" (")[0]) for f in findings] == [("warn", f"game {game} in the log is damaged")]
+
+
+@pytest.mark.parametrize("frame_size, level", [((1280, 720), "FAIL"), ((1280, 960), "ok")])
+def test_doctor_checks_the_camera_file_against_the_camera_frames(tmp_path, frame_size, level):
+    import numpy as np
+
+    from calibration.camera import CameraModel
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "a.png"), np.zeros((frame_size[1], frame_size[0], 3), np.uint8))
+    matrix = np.array([[500.0, 0, 320], [0, 500.0, 240], [0, 0, 1]])
+    CameraModel(matrix, np.zeros(5), (640, 480)).save(tmp_path / "camera.json")
+    findings = {f.what: f for f in doctor.diagnose(_args(tmp_path, source=str(frames),
+                                                         camera_file=str(tmp_path / "camera.json")))}
+    assert findings["camera calibration"].level == level
+    if level == "FAIL":
+        assert "1280x720 but the camera was calibrated at 640x480" in findings["camera calibration"].detail
