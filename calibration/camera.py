@@ -7,7 +7,7 @@ an ideal pinhole camera (see ``calibration.table``).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Sequence
 
@@ -21,6 +21,9 @@ from calibration.errors import CalibrationError
 KIND = "camera"
 VERSION = 1
 MIN_VIEWS = 5
+MIN_SIDE, MAX_SIDE = 16, 16384  # pixels
+MAX_DISTORTION = 1000.0  # |coefficient|; real lenses stay far below
+ASPECT_TOLERANCE = 0.01  # frames of this camera at another resolution: same shape within 1 %
 UNDISTORT_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 50, 1e-12)
 
 
@@ -45,9 +48,31 @@ class CameraModel:
                                            cv2.CV_16SC2)
 
     def undistort(self, frame: np.ndarray) -> np.ndarray:
-        """``frame`` with lens distortion removed (same camera matrix, same size)."""
-        self.check_size(frame.shape[1], frame.shape[0], "frame")
-        return cv2.remap(frame, *self._undistort_maps, cv2.INTER_LINEAR)
+        """``frame`` with lens distortion removed (same camera matrix, same size). A frame of
+        another resolution with the same aspect ratio is undistorted by the rescaled camera."""
+        height, width = frame.shape[:2]
+        return cv2.remap(frame, *self.at_size(width, height)._undistort_maps, cv2.INTER_LINEAR)
+
+    def at_size(self, width: int, height: int) -> "CameraModel":
+        """This camera delivering ``width`` x ``height`` frames: the same lens, its matrix scaled.
+
+        ``CalibrationError`` if the aspect ratio differs (the sensor is cropped differently)."""
+        if (width, height) == tuple(self.image_size):
+            return self
+        resized = self._resized.get((width, height))
+        if resized is None:
+            w, h = self.image_size
+            if abs(width * h - height * w) > ASPECT_TOLERANCE * w * h:
+                self.check_size(width, height, "frame")
+            sx, sy = width / w, height / h
+            scale = np.array([[sx, 0.0, (sx - 1) / 2], [0.0, sy, (sy - 1) / 2], [0.0, 0.0, 1.0]])  # pixel centres
+            resized = replace(self, matrix=scale @ self.matrix, image_size=(width, height))
+            self._resized[(width, height)] = resized
+        return resized
+
+    @cached_property
+    def _resized(self) -> dict[tuple[int, int], "CameraModel"]:
+        return {}
 
     def undistort_points(self, points: np.ndarray) -> np.ndarray:
         """Pixel positions (N, 2) as they would be in the undistorted image."""
@@ -61,7 +86,7 @@ class CameraModel:
             w, h = self.image_size
             raise CalibrationError(
                 f"{what} is {width}x{height} but the camera was calibrated at {w}x{h}; use the same "
-                f"resolution or {files.RECALIBRATE_HINT[KIND]}")
+                f"resolution (or one of the same shape) or {files.RECALIBRATE_HINT[KIND]}")
 
     def to_dict(self) -> dict:
         return {"matrix": self.matrix.tolist(), "distortion": self.distortion.ravel().tolist(),
@@ -70,17 +95,19 @@ class CameraModel:
     @classmethod
     def from_dict(cls, data: dict, source: str = "camera data") -> "CameraModel":
         try:
-            matrix = np.array(data["matrix"], np.float64)
-            distortion = np.array(data["distortion"], np.float64)
-            width, height = (int(v) for v in data["image_size"])
-            model = cls(matrix, distortion, (width, height), float(data.get("rms_error", 0.0)),
-                        int(data.get("views", 0)))
-        except (KeyError, TypeError, ValueError) as exc:
+            matrix = files.array(data["matrix"], (3, 3), "matrix")
+            distortion = files.array(data["distortion"], (None,), "distortion")
+            width, height = (int(v) for v in files.array(data["image_size"], (2,), "image_size"))
+            rms_error = float(files.array(data.get("rms_error", 0.0), (), "rms_error"))
+            views = int(files.array(data.get("views", 0), (), "views"))
+            model = cls(matrix, distortion, (width, height), rms_error, views)
+            _check_intrinsics(model)
+        except KeyError as exc:
             raise files.CalibrationFileError(
-                f"{source}: camera calibration is incomplete ({exc}); {files.RECALIBRATE_HINT[KIND]}") from exc
-        if matrix.shape != (3, 3) or distortion.size not in (4, 5, 8, 12, 14) or min(width, height) <= 0:
+                f"{source}: camera calibration is incomplete (no {exc}); {files.RECALIBRATE_HINT[KIND]}") from exc
+        except (TypeError, ValueError) as exc:
             raise files.CalibrationFileError(
-                f"{source}: camera calibration has malformed values; {files.RECALIBRATE_HINT[KIND]}")
+                f"{source}: unusable camera calibration ({exc}); {files.RECALIBRATE_HINT[KIND]}") from exc
         return model
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -89,6 +116,20 @@ class CameraModel:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> "CameraModel":
         return cls.from_dict(files.load(path, KIND, VERSION), str(path))
+
+
+def _check_intrinsics(model: CameraModel) -> None:
+    """``ValueError`` unless ``model`` is a possible camera: sensible size, positive focal
+    lengths, principal point inside the image, the matrix's last row (0, 0, 1)."""
+    (width, height), k = model.image_size, model.matrix
+    if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
+        raise ValueError(f"image_size {width}x{height} is not a camera resolution")
+    if not (k[0, 0] > 0 and k[1, 1] > 0 and 0 <= k[0, 2] <= width and 0 <= k[1, 2] <= height):
+        raise ValueError("matrix has no positive focal lengths or its centre lies outside the image")
+    if k[1, 0] != 0 or k[2].tolist() != [0.0, 0.0, 1.0]:
+        raise ValueError("matrix is not a camera matrix (its last row must be 0, 0, 1)")
+    if model.distortion.size not in (4, 5, 8, 12, 14) or np.abs(model.distortion).max() > MAX_DISTORTION:
+        raise ValueError("distortion must be 4, 5, 8, 12 or 14 moderate coefficients")
 
 
 def calibrate_camera(images: Sequence[np.ndarray], names: Sequence[str] | None = None

@@ -1,7 +1,9 @@
 """Versioned, validated, atomically written calibration files (JSON).
 
 Every file carries ``{"kind": ..., "version": ..., "data": ...}``. Loading checks all
-three and raises ``CalibrationFileError`` with a message that says how to recalibrate.
+three, the file's size, its nesting depth and that every number is finite, and raises
+``CalibrationFileError`` with a message that says how to recalibrate. ``array`` checks one
+numeric field's shape and finiteness for the loaders of each kind.
 Writing goes to a temporary file in the same folder, is flushed to disk, then renamed
 over the target, so a crash never leaves a half-written file.
 """
@@ -12,8 +14,12 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
+import numpy as np
+
+MAX_FILE_BYTES = 8 * 2 ** 20
+MAX_DEPTH = 16
 RECALIBRATE_HINT = {
     "camera": "run 'hivecam calibrate camera' with photos of the ChArUco board",
     "table": "run 'hivecam calibrate table' with the board or markers lying on the table",
@@ -23,6 +29,54 @@ RECALIBRATE_HINT = {
 
 class CalibrationFileError(ValueError):
     """A calibration file is missing, corrupt, of the wrong kind or version."""
+
+
+def array(value: Any, shape: Sequence[int | None], name: str) -> np.ndarray:
+    """``value`` as a float array of ``shape`` (None: any length) with finite entries;
+    ``ValueError`` naming ``name`` otherwise."""
+    try:
+        result = np.array(value, np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} is not an array of numbers") from None
+    if result.ndim != len(shape) or any(n is not None and n != m for n, m in zip(shape, result.shape)):
+        wanted = "x".join("N" if n is None else str(n) for n in shape)
+        raise ValueError(f"{name} must be {wanted} numbers, not {'x'.join(map(str, result.shape)) or 'one'}")
+    if not np.isfinite(result).all():
+        raise ValueError(f"{name} has a number that is not finite")
+    return result
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not np.isfinite(value):
+        raise ValueError(f"the number {text[:20]} is too large")
+    return value
+
+
+def _refuse_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number hivecam accepts")
+
+
+def depth(value: Any) -> int:
+    """How deeply lists and objects nest in ``value`` (iteratively: no recursion limit)."""
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, level = pending.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, level)
+            pending.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def _parse(text: str) -> Any:
+    """JSON with finite numbers only, nested at most ``MAX_DEPTH`` deep; ``ValueError`` otherwise."""
+    try:
+        value = json.loads(text, parse_float=_finite, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise ValueError(f"nested more than {MAX_DEPTH} deep") from None
+    if depth(value) > MAX_DEPTH:
+        raise ValueError(f"nested more than {MAX_DEPTH} deep")
+    return value
 
 
 def write_atomic(path: str | os.PathLike[str], content: bytes, mode: int = 0o644) -> Path:
@@ -55,17 +109,22 @@ def load(path: str | os.PathLike[str], kind: str, version: int) -> dict[str, Any
     source = Path(path)
     hint = RECALIBRATE_HINT.get(kind, "recalibrate")
     try:
+        if source.stat().st_size > MAX_FILE_BYTES:
+            raise CalibrationFileError(f"{source}: too large for a {kind} calibration "
+                                       f"(over {MAX_FILE_BYTES // 2 ** 20} MB); {hint}")
         text = source.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise CalibrationFileError(f"{source}: no such {kind} calibration file; {hint}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CalibrationFileError(f"{source}: cannot read {kind} calibration ({exc}); {hint}") from exc
     try:
-        wrapper = json.loads(text)
+        wrapper = _parse(text)
     except json.JSONDecodeError as exc:
         raise CalibrationFileError(
             f"{source}: corrupt {kind} calibration (not valid JSON: {exc.msg} at line {exc.lineno}); {hint}"
         ) from exc
+    except ValueError as exc:
+        raise CalibrationFileError(f"{source}: corrupt {kind} calibration ({exc}); {hint}") from exc
     if not isinstance(wrapper, dict) or "kind" not in wrapper or "data" not in wrapper:
         raise CalibrationFileError(f"{source}: not a hivecam calibration file; {hint}")
     if wrapper["kind"] != kind:

@@ -90,14 +90,16 @@ class TableModel:
     def from_dict(cls, data: dict, source: str = "table data") -> "TableModel":
         hint = files.RECALIBRATE_HINT[KIND]
         try:
-            homography = np.array(data["homography"], np.float64)
-            vertical = np.array(data["vertical"], np.float64)
+            homography = files.array(data["homography"], (3, 3), "homography")
+            vertical = files.array(data["vertical"], (3,), "vertical")
             model = cls(homography, vertical, CameraModel.from_dict(data["camera"], source), str(data["source"]),
-                        float(data.get("rms_error", 0.0)))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise files.CalibrationFileError(f"{source}: table calibration is incomplete ({exc}); {hint}") from exc
-        if homography.shape != (3, 3) or vertical.shape != (3,) or abs(np.linalg.det(homography)) < 1e-12:
-            raise files.CalibrationFileError(f"{source}: table calibration has malformed values; {hint}")
+                        float(files.array(data.get("rms_error", 0.0), (), "rms_error")))
+        except KeyError as exc:
+            raise files.CalibrationFileError(f"{source}: table calibration is incomplete (no {exc}); {hint}") from exc
+        except (TypeError, ValueError) as exc:
+            raise files.CalibrationFileError(f"{source}: unusable table calibration ({exc}); {hint}") from exc
+        if abs(np.linalg.det(homography)) < 1e-12:
+            raise files.CalibrationFileError(f"{source}: table calibration has a degenerate homography; {hint}")
         return model
 
     def save(self, path: str | os.PathLike[str]) -> None:

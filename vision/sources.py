@@ -35,6 +35,7 @@ class FrameSource:
 
     def __init__(self) -> None:
         self.is_open = False
+        self.warning = ""  # something the person should know while frames still come (files skipped)
 
     def open(self) -> "FrameSource":
         if not self.is_open:
@@ -162,11 +163,14 @@ class PiCameraSource(FrameSource):
 
 
 class CaptureSource(FrameSource):
-    """Anything OpenCV's VideoCapture opens: ``usb:N`` devices, video files, stream URLs."""
+    """Anything OpenCV's VideoCapture opens: ``usb:N`` devices, video files, stream URLs.
 
-    def __init__(self, target: int | str, opener: Callable[[int | str], Any] = cv2.VideoCapture) -> None:
+    A video file ends, or with ``loop`` starts again from its beginning."""
+
+    def __init__(self, target: int | str, opener: Callable[[int | str], Any] = cv2.VideoCapture,
+                 loop: bool = False) -> None:
         super().__init__()
-        self.target, self.opener = target, opener
+        self.target, self.opener, self.loop = target, opener, loop
         self.name = f"usb:{target}" if isinstance(target, int) else str(target)
         self.capture: Any = None
         self.finite = isinstance(target, str) and "://" not in target
@@ -180,6 +184,10 @@ class CaptureSource(FrameSource):
 
     def _read(self) -> np.ndarray | None:
         ok, frame = self.capture.read()
+        if (not ok or frame is None) and self.finite and self.loop:
+            self.capture.release()
+            self._open()
+            ok, frame = self.capture.read()
         if ok and frame is not None:
             return frame
         if self.finite:
@@ -192,15 +200,21 @@ class CaptureSource(FrameSource):
 
 
 class FolderSource(FrameSource):
-    """The images of a folder in name order, paced at ``fps`` (0 = as fast as read)."""
+    """The images of a folder in name order, paced at ``fps`` (0 = as fast as read).
 
-    def __init__(self, folder: str | Path, fps: float = 10.0) -> None:
+    An image that cannot be read is skipped and counted in ``warning``. The folder ends
+    after its last image, or with ``loop`` starts again from its first.
+    """
+
+    def __init__(self, folder: str | Path, fps: float = 10.0, loop: bool = False) -> None:
         super().__init__()
-        self.folder, self.fps = Path(folder), fps
+        self.folder, self.fps, self.loop = Path(folder), fps, loop
         self.name = str(folder)
         self.paths: list[Path] = []
         self.index = 0
         self.next_time = 0.0
+        self.skipped = 0
+        self._any_read = False
 
     def _open(self) -> None:
         if not self.folder.is_dir():
@@ -211,23 +225,35 @@ class FolderSource(FrameSource):
         self.index, self.next_time = 0, time.monotonic()
 
     def _read(self) -> np.ndarray | None:
-        if self.index >= len(self.paths):
-            return None
+        while True:
+            if self.index >= len(self.paths):
+                if not self.loop:
+                    return None
+                if not self._any_read:
+                    raise SourceError(f"{self.name}: none of its {len(self.paths)} images can be read")
+                self.index = 0
+            self._pace()
+            path = self.paths[self.index]
+            self.index += 1
+            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if frame is not None:
+                self._any_read = True
+                return frame
+            self.skipped += 1
+            self.warning = f"{self.skipped} unreadable image(s) skipped, the last {path.name}"
+
+    def _pace(self) -> None:
+        """Wait until the next frame is due at ``fps``."""
         if self.fps > 0:
             delay = self.next_time - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
             self.next_time = max(self.next_time, time.monotonic() - 1.0) + 1.0 / self.fps
-        path = self.paths[self.index]
-        self.index += 1
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise SourceError(f"{path}: not a readable image")
-        return frame
 
 
-def open_source(spec: str, fps: float = 10.0) -> FrameSource:
-    """Open a source from its one-string form: ``picamera``, ``usb:N``, a video/URL or a folder.
+def open_source(spec: str, fps: float = 10.0, loop: bool = False) -> FrameSource:
+    """Open a source from its one-string form: ``picamera``, ``usb:N``, a video/URL or a folder;
+    a video file or a folder ends unless ``loop``.
 
     (``hivecam serve`` and ``hivecam referee`` also take ``demo``: ``webui.demo.DemoTable``.)
     """
@@ -242,9 +268,9 @@ def open_source(spec: str, fps: float = 10.0) -> FrameSource:
     elif "://" in text:
         source = CaptureSource(text)
     elif Path(text).is_dir():
-        source = FolderSource(text, fps=fps)
+        source = FolderSource(text, fps=fps, loop=loop)
     elif Path(text).is_file():
-        source = CaptureSource(text)
+        source = CaptureSource(text, loop=loop)
     else:
         raise SourceError(f"{spec!r}: not a source (use picamera, usb:N, a video file, a stream URL, a folder "
                           "of images)")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hmac
+import threading
 import time
 from datetime import timedelta
 from functools import wraps
@@ -18,21 +19,31 @@ from flask import Flask, Response, jsonify, render_template, request, session, s
 
 from rules.gametype import GameType, RuleOptions
 from rules.pgn import format_pgn
-from webui.auth import Control, PinError, check_pin_format, new_csrf_token
+from webui.auth import Control, PinError, TooManyGuesses, check_pin_format, new_csrf_token
 from webui.game import GameService, colour_of
-from webui.hub import format_message
+from webui.hub import HubFull, format_message
+from webui.store import DamagedGame
 from webui.rulings import destinations, load_position, parse_piece, position, ruling
 from webui.validate import ApiError, bool_field, cell_field, json_body, optional_int, text_field
 
 MAX_BODY = 256 * 1024
 MJPEG_INTERVAL = 0.2
+MAX_MJPEG_STREAMS = 4  # each holds a thread and encodes frames
+MAX_RULINGS_AT_ONCE = 2  # a ruling replays up to rulings.MAX_PLIES moves: about half a second of CPU
+MAX_GAME_ID = 2 ** 63 - 1  # SQLite's largest integer
 BOARD_DPI = 300
 
 
-def create_app(service: GameService, control: Control, live: Any = None, enrollment: Any = None) -> Flask:
+def create_app(service: GameService, control: Control, live: Any = None, enrollment: Any = None,
+               secure_cookies: bool = False) -> Flask:
+    """The app; ``secure_cookies`` when it is reached over HTTPS (the browser then sends the
+    session cookie over HTTPS only)."""
     app = Flask(__name__)
+    controller = functools.partial(_controller, control)
+    mjpeg_streams, rulings_at_once = threading.Semaphore(MAX_MJPEG_STREAMS), threading.Semaphore(MAX_RULINGS_AT_ONCE)
     app.config.update(SECRET_KEY=control.secret_key, MAX_CONTENT_LENGTH=MAX_BODY,
                       SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict",
+                      SESSION_COOKIE_SECURE=secure_cookies,
                       PERMANENT_SESSION_LIFETIME=timedelta(hours=12))
 
     @app.errorhandler(ApiError)
@@ -54,6 +65,10 @@ def create_app(service: GameService, control: Control, live: Any = None, enrollm
     @app.errorhandler(405)
     def wrong_method(_: Exception) -> tuple[Response, int]:
         return jsonify(error=f"{request.method} is not allowed on {request.path}"), 405
+
+    @app.context_processor
+    def notices() -> dict[str, Any]:
+        return {"notices": service.notices}
 
     @app.after_request
     def headers(response: Response) -> Response:
@@ -90,7 +105,10 @@ def create_app(service: GameService, control: Control, live: Any = None, enrollm
 
     @app.get("/api/events")
     def events() -> Response:
-        subscription = service.hub.subscribe()
+        try:
+            subscription = service.hub.subscribe()
+        except HubFull as exc:
+            raise ApiError(503, str(exc), {"Retry-After": "30"}) from None
         first = format_message("state", service.snapshot())
         response = Response(stream_with_context(subscription.stream(first)), mimetype="text/event-stream")
         response.headers["Cache-Control"] = "no-cache"
@@ -99,7 +117,8 @@ def create_app(service: GameService, control: Control, live: Any = None, enrollm
 
     @app.get("/api/games")
     def games() -> Response:
-        return jsonify(games=[g.to_dict() for g in service.store.games()], current=service.game_id)
+        return jsonify(games=[g.to_dict() for g in service.store.games()], current=service.game_id,
+                       notices=service.notices)
 
     @app.get("/api/games/<int:game_id>")
     def game(game_id: int) -> Response:
@@ -130,78 +149,66 @@ def create_app(service: GameService, control: Control, live: Any = None, enrollm
     def camera_mjpeg() -> Response:
         if live is None:
             raise ApiError(404, "no camera in this server")
+        if not mjpeg_streams.acquire(blocking=False):
+            raise ApiError(503, f"{MAX_MJPEG_STREAMS} camera streams are open already: "
+                                "use /api/camera.jpg or close one", {"Retry-After": "30"})
 
         def frames():
-            while not service.hub.closed:
-                data = live.preview_jpeg()
-                if data is not None:
-                    yield b"--frame\r\nContent-Type: image/jpeg\r\n\r\n" + data + b"\r\n"
-                time.sleep(MJPEG_INTERVAL)
+            try:
+                while not service.hub.closed:
+                    data = live.preview_jpeg()
+                    if data is not None:
+                        yield b"--frame\r\nContent-Type: image/jpeg\r\n\r\n" + data + b"\r\n"
+                    time.sleep(MJPEG_INTERVAL)
+            finally:
+                mjpeg_streams.release()
 
         return Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame")
 
     @app.post("/api/rulings")
     def rulings() -> Response:
-        body = json_body()
-        text = text_field(body, "position", max_length=MAX_BODY, multiline=True)
+        if not rulings_at_once.acquire(blocking=False):
+            raise ApiError(503, "the rulings page is busy with other questions: ask again in a moment",
+                           {"Retry-After": "1"})
         try:
-            board = load_position(text) if text else service.referee.board.copy()
-            answer: dict[str, Any] = {"position": position(board)}
-            piece_name = text_field(body, "piece", max_length=4)
-            if piece_name:
-                piece = parse_piece(board, piece_name)
-                answer["piece"] = piece.name
-                answer["destinations"] = destinations(board, piece)
-                cell = cell_field(body, "cell")
-                if cell is not None:
-                    answer["ruling"] = ruling(board, piece, cell)
-        except ValueError as exc:
-            raise ApiError(422, str(exc)) from None
-        return jsonify(answer)
+            return _answer_ruling(service, json_body())
+        finally:
+            rulings_at_once.release()
+
 
     # ------------------------------------------------------------- session
     @app.get("/api/session")
     def session_info() -> Response:
         session.setdefault("csrf", new_csrf_token())
-        return jsonify(control=bool(session.get("control")), csrf=session["csrf"])
+        return jsonify(control=_controls(control), csrf=session["csrf"])
 
     @app.post("/api/login")
     def login() -> Response:
         _check_csrf()
-        client = request.remote_addr or "?"
-        wait = control.retry_after(client)
-        if wait > 0:
-            raise ApiError(429, f"too many wrong PINs: try again in {wait:.0f} s",
-                           {"Retry-After": str(int(wait) + 1)})
-        try:
-            pin = _pin(json_body())
-        except PinError as exc:
-            raise ApiError(400, str(exc)) from None
-        if not control.verify(client, pin):
-            raise ApiError(403, "wrong PIN")
-        session.clear()
-        session.permanent = True
-        session.update(control=True, csrf=new_csrf_token())
+        _check_guess(control, _pin(json_body(), "pin"), "wrong PIN")
+        _start_session(control.generation)
         return jsonify(control=True, csrf=session["csrf"])
 
     @app.post("/api/logout")
     def logout() -> Response:
         _check_csrf()
+        if _controls(control):  # ends this cookie and any copy of it (and every other session)
+            control.end_sessions()
         session.clear()
         return jsonify(control=False)
 
     @app.post("/api/pin")
-    @_controller
+    @controller
     def change_pin() -> Response:
-        try:
-            control.change_pin(_pin(json_body()))
-        except PinError as exc:
-            raise ApiError(400, str(exc)) from None
-        return jsonify(ok=True)
+        body = json_body()
+        new = _pin(body, "pin")
+        _check_guess(control, _pin(body, "current"), "the current PIN is wrong")
+        _start_session(control.change_pin(new))  # every other session ends
+        return jsonify(ok=True, csrf=session["csrf"])
 
     # ------------------------------------------------------------- control
     @app.post("/api/game/new")
-    @_controller
+    @controller
     def new_game() -> Response:
         body = json_body()
         try:
@@ -215,12 +222,12 @@ def create_app(service: GameService, control: Control, live: Any = None, enrollm
         return jsonify(state=state)
 
     for name, method in (("override", "override"), ("undo", "undo"), ("draw", "agree_draw")):
-        app.add_url_rule(f"/api/game/{name}", name, _controller(_plain_action(service, method)), methods=["POST"])
+        app.add_url_rule(f"/api/game/{name}", name, controller(_plain_action(service, method)), methods=["POST"])
     for name in ("confirm", "correct"):
-        app.add_url_rule(f"/api/game/{name}", name, _controller(_move_action(service, name)), methods=["POST"])
+        app.add_url_rule(f"/api/game/{name}", name, controller(_move_action(service, name)), methods=["POST"])
 
     @app.post("/api/calibrate/enroll")
-    @_controller
+    @controller
     def enroll_from_camera() -> Response:
         from calibration.errors import CalibrationError
 
@@ -239,7 +246,7 @@ def create_app(service: GameService, control: Control, live: Any = None, enrollm
                                "it is in use now. Turn the block and add another photo to make it surer.")
 
     @app.post("/api/game/resign")
-    @_controller
+    @controller
     def resign() -> Response:
         try:
             colour = colour_of(text_field(json_body(), "colour", required=True, max_length=5))
@@ -291,12 +298,33 @@ def _check_csrf() -> None:
         raise ApiError(403, "missing or stale CSRF token: reload the page (GET /api/session gives the token)")
 
 
-def _controller(view: Callable[[], Response]) -> Callable[[], Response]:
-    """Only a session logged in with the PIN, sending its CSRF token, may control the game."""
+def _controls(control: Control) -> bool:
+    """Whether this session logged in with the PIN in the current generation."""
+    return bool(session.get("control")) and session.get("generation") == control.generation
+
+
+def _start_session(generation: int) -> None:
+    session.clear()
+    session.permanent = True
+    session.update(control=True, generation=generation, csrf=new_csrf_token())
+
+
+def _check_guess(control: Control, pin: str, wrong: str) -> None:
+    """Check a PIN guess through the brake: 429 when it is on, 403 with ``wrong`` if wrong."""
+    try:
+        ok = control.verify(request.remote_addr or "?", pin)
+    except TooManyGuesses as exc:
+        raise ApiError(429, str(exc), {"Retry-After": str(int(exc.wait) + 1)}) from None
+    if not ok:
+        raise ApiError(403, wrong)
+
+
+def _controller(control: Control, view: Callable[[], Response]) -> Callable[[], Response]:
+    """Only a current session logged in with the PIN, sending its CSRF token, may control the game."""
 
     @wraps(view)
     def guarded() -> Response:
-        if not session.get("control"):
+        if not _controls(control):
             raise ApiError(401, "log in with the PIN to control the game")
         _check_csrf()
         return view()
@@ -304,13 +332,17 @@ def _controller(view: Callable[[], Response]) -> Callable[[], Response]:
     return guarded
 
 
-def _pin(body: dict[str, Any]) -> str:
-    pin = body.get("pin")
-    if pin is None:
-        raise PinError("'pin' is required")
+def _pin(body: dict[str, Any], name: str) -> str:
+    """The PIN in field ``name``; 400 unless it is 4 to 12 digits."""
+    pin = body.get(name)
     if isinstance(pin, int) and not isinstance(pin, bool):
         pin = str(pin)
-    return check_pin_format(pin)
+    if pin is None:
+        raise ApiError(400, f"'{name}' is required")
+    try:
+        return check_pin_format(pin)
+    except PinError as exc:
+        raise ApiError(400, f"'{name}': {exc}") from None
 
 
 def _act(service: GameService, action: Callable[[Any], list]) -> Response:
@@ -321,11 +353,34 @@ def _act(service: GameService, action: Callable[[Any], list]) -> Response:
     return jsonify(events=events, state=service.snapshot())
 
 
+def _answer_ruling(service: GameService, body: dict[str, Any]) -> Response:
+    """The rulings page's answer: the position, a piece's destinations, a cell's ruling."""
+    text = text_field(body, "position", max_length=MAX_BODY, multiline=True)
+    try:
+        board = load_position(text) if text else service.referee.board.copy()
+        answer: dict[str, Any] = {"position": position(board)}
+        piece_name = text_field(body, "piece", max_length=4)
+        if piece_name:
+            piece = parse_piece(board, piece_name)
+            answer["piece"] = piece.name
+            answer["destinations"] = destinations(board, piece)
+            cell = cell_field(body, "cell")
+            if cell is not None:
+                answer["ruling"] = ruling(board, piece, cell)
+    except ValueError as exc:
+        raise ApiError(422, str(exc)) from None
+    return jsonify(answer)
+
+
 def _record(service: GameService, game_id: int):
+    if not 1 <= game_id <= MAX_GAME_ID:
+        raise ApiError(404, f"there is no game {game_id}")
     try:
         return service.record(game_id)
     except KeyError:
         raise ApiError(404, f"there is no game {game_id}") from None
+    except DamagedGame as exc:
+        raise ApiError(409, str(exc)) from None
 
 
 def _download(text: str, filename: str, mimetype: str) -> Response:

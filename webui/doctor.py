@@ -11,11 +11,13 @@ import importlib.util
 import shutil
 import sqlite3
 import tempfile
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from webui.serve_command import CAMERA_NAME, DEFAULT_DATA, camera_present, data_file
+from webui.serve_command import CAMERA_NAME, DEFAULT_DATA, LOG_NAME, camera_present, data_file
+from webui.store import damaged_games
 
 MIN_FREE_MB = 200
 MIN_OPENCV = (4, 7)
@@ -36,15 +38,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--table-file", help="table calibration (default: DATA/table.json if present)")
 
 
-def check_camera(source: str) -> Finding:
+def check_camera(source: str) -> tuple[Finding, tuple[int, int] | None]:
+    """The camera's finding and the size of its frames (None: no frame)."""
     if source in ("auto", "picamera") and camera_present():
-        return Finding("ok", "camera", "Raspberry Pi camera found (picamera2)")
+        from vision.sources import PICAMERA_SIZE
+
+        return Finding("ok", "camera", "Raspberry Pi camera found (picamera2)"), PICAMERA_SIZE
     if source == "picamera":
         if importlib.util.find_spec("picamera2") is None:
             return Finding("FAIL", "camera", "picamera2 is not installed: sudo apt install python3-picamera2, and "
-                                             "create the venv with --system-site-packages (deploy/install-pi.sh)")
+                                             "create the venv with --system-site-packages (deploy/install-pi.sh)"), None
         return Finding("FAIL", "camera", "picamera2 sees no camera: check the ribbon cable (contacts facing the "
-                                         "right way), then run 'rpicam-hello --list-cameras'")
+                                         "right way), then run 'rpicam-hello --list-cameras'"), None
     spec = "usb:0" if source == "auto" else source
     try:
         from vision.sources import open_source
@@ -53,13 +58,13 @@ def check_camera(source: str) -> Finding:
             frame = camera.read()
     except Exception as exc:  # any driver failure is a finding, not a crash
         hint = "connect the Pi camera or a USB webcam" if source == "auto" else "check the cable and the device number"
-        return Finding("FAIL", "camera", f"no camera found ({exc}); {hint}, or run 'hivecam serve' for the demo")
+        return Finding("FAIL", "camera", f"no camera found ({exc}); {hint}, or run 'hivecam serve' for the demo"), None
     if frame is None:
-        return Finding("FAIL", "camera", f"{spec} opened but sent no frame: replug it or try another usb:N")
+        return Finding("FAIL", "camera", f"{spec} opened but sent no frame: replug it or try another usb:N"), None
     height, width = frame.shape[:2]
     level = "ok" if width >= 1280 else "warn"
     note = "" if level == "ok" else " (below 1280x720: tiles may be too small to recognise)"
-    return Finding(level, "camera", f"{spec} delivers {width}x{height} frames{note}")
+    return Finding(level, "camera", f"{spec} delivers {width}x{height} frames{note}"), (width, height)
 
 
 def check_file(what: str, path: Path | None, loader: Callable[[Path], object], missing: str) -> Finding:
@@ -88,13 +93,6 @@ def check_data(data: Path) -> list[Finding]:
         with tempfile.NamedTemporaryFile(dir=data) as handle:
             handle.write(b"hivecam")
             handle.flush()
-        db = data / "games.sqlite3"
-        if db.exists():
-            with sqlite3.connect(db) as connection:
-                status = connection.execute("PRAGMA quick_check").fetchone()[0]
-            if status != "ok":
-                return [Finding("FAIL", "game log", f"{db} is damaged ({status}): move it away; "
-                                                     "hivecam starts a new log")]
     except OSError as exc:
         return [Finding("FAIL", "data folder", f"{data} is not writable ({exc.strerror or exc}): "
                                                f"sudo chown -R $USER {data}")]
@@ -102,7 +100,27 @@ def check_data(data: Path) -> list[Finding]:
     disk = Finding("ok" if free_mb >= MIN_FREE_MB else "FAIL", "disk",
                    f"{free_mb:.0f} MB free in {data}" + ("" if free_mb >= MIN_FREE_MB else
                                                          f": free at least {MIN_FREE_MB} MB"))
-    return [Finding("ok", "data folder", f"{data} is writable"), disk]
+    return [Finding("ok", "data folder", f"{data} is writable"), disk, *check_log(data / LOG_NAME)]
+
+
+def check_log(db: Path) -> list[Finding]:
+    """The game log: sound, every recent game readable, and any log set aside earlier."""
+    findings = [Finding("warn", "game log", f"{aside} is a damaged log hivecam set aside (its games are not "
+                                            "shown); keep it for recovery or delete it")
+                for aside in sorted(db.parent.glob(f"{db.name}.corrupt-*")) if aside.name[-4:] not in ("-wal", "-shm")]
+    if not db.exists():
+        return findings
+    try:
+        with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as connection:
+            status = connection.execute("PRAGMA quick_check").fetchone()[0]
+            problems = damaged_games(connection) if status == "ok" else []
+    except sqlite3.DatabaseError as exc:
+        status, problems = str(exc), []
+    if status != "ok":
+        return findings + [Finding("FAIL", "game log", f"{db} is damaged ({status}): hivecam serve sets it "
+                                                       "aside and starts a new log")]
+    findings += [Finding("warn", "game log", problem) for problem in problems]
+    return findings or [Finding("ok", "game log", f"{db} is sound")]
 
 
 def diagnose(args: argparse.Namespace) -> list[Finding]:
@@ -117,10 +135,17 @@ def diagnose(args: argparse.Namespace) -> list[Finding]:
     def chosen(option: str | None, name: str) -> Path:
         return data_file(data, option, name)
 
+    camera, frame_size = check_camera(args.source)
+
+    def fitting_camera(path: Path) -> CameraModel:
+        """The camera file, checked against the camera's frames (rescaled if of the same shape)."""
+        model = CameraModel.load(path)
+        return model if frame_size is None else model.at_size(*frame_size)
+
     return [
-        check_camera(args.source),
+        camera,
         check_opencv(),
-        check_file("camera calibration", chosen(args.camera_file, CAMERA_NAME), CameraModel.load,
+        check_file("camera calibration", chosen(args.camera_file, CAMERA_NAME), fitting_camera,
                    "none: hivecam assumes an ideal lens (optional: hivecam calibrate camera)"),
         check_file("table calibration", chosen(args.table_file, "table.json"), TableModel.load,
                    "none: hivecam measures the table from the tiles (optional: hivecam calibrate table)"),

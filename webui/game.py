@@ -36,6 +36,10 @@ class GameService:
         self.config = config or RefereeConfig()
         self._lock = threading.RLock()
         self.camera: dict[str, Any] = {"status": "starting", "message": "opening the camera"}
+        self.notices: list[str] = []  # what the pages must say about the log (set aside, damaged games)
+        if store.quarantined is not None:
+            self.notices.append(f"The game log was damaged and has been set aside as {store.quarantined}; "
+                                "a new log began. The games in the old one are not shown.")
         latest = store.latest()
         if latest is not None:
             try:
@@ -43,6 +47,7 @@ class GameService:
                 return
             except (ValueError, KeyError) as exc:  # a log row that no longer replays (edited by hand?)
                 log.error("game %d cannot be resumed (%s): it stays in the log; a new game begins", latest, exc)
+                self.notices.append(f"Game {latest} could not be resumed ({exc}); a new game began.")
         self._start(first or GameRecord("Base+MLP"))
 
     # ----------------------------------------------------------------- games

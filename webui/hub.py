@@ -1,8 +1,8 @@
 """Fan-out of live messages to every open page (Server-Sent Events).
 
-Each viewer has a bounded queue. A viewer too slow to keep up is not allowed to slow the
-others or grow memory: its queue is cleared and it is sent one ``resync`` instead, after
-which the page fetches the full state again.
+At most ``MAX_VIEWERS`` are served at once. Each viewer has a bounded queue. A viewer too
+slow to keep up is not allowed to slow the others or grow memory: its queue is cleared and
+it is sent one ``resync`` instead, after which the page fetches the full state again.
 """
 
 from __future__ import annotations
@@ -14,6 +14,11 @@ from typing import Any, Iterator
 
 QUEUE_SIZE = 64
 KEEPALIVE_SECONDS = 15.0
+MAX_VIEWERS = 100  # each open page holds a server thread
+
+
+class HubFull(RuntimeError):
+    """As many viewers as the hub serves are already connected."""
 
 
 class Subscription:
@@ -46,8 +51,11 @@ class Hub:
         self.closed = False
 
     def subscribe(self) -> Subscription:
+        """A new viewer's subscription; ``HubFull`` when ``MAX_VIEWERS`` are connected."""
         subscription = Subscription(self)
         with self._lock:
+            if len(self._subscribers) >= MAX_VIEWERS:
+                raise HubFull(f"{MAX_VIEWERS} pages are open already: close one and reload")
             self._subscribers.add(subscription)
         return subscription
 

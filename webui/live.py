@@ -67,6 +67,7 @@ class LiveLoop:
         self.frames_read = 0
         self.frames_processed = 0
         self.errors = 0
+        self._failure: str | None = None  # what the last frames failed of, until one succeeds
         self._threads = [threading.Thread(target=self._read_loop, name="hivecam-camera", daemon=True),
                          threading.Thread(target=self._work_loop, name="hivecam-vision", daemon=True)]
 
@@ -99,6 +100,8 @@ class LiveLoop:
             if frame is None:
                 self.service.set_camera("ended", f"{self.source.name}: no more frames")
                 return
+            if self.source.warning:
+                self.service.set_camera("warn", f"{self.source.name}: live; {self.source.warning}")
             game_id, timestamp = self.service.stamp()
             with self._ready:
                 self.frames_read += 1
@@ -138,9 +141,22 @@ class LiveLoop:
                 self._shown = (number, frame, observation)
                 self.service.observe(observation, game_id)
                 self.frames_processed += 1
-            except Exception:  # one bad frame must never stop the referee
-                self.errors += 1
-                log.exception("frame %d could not be processed", number)
+            except Exception as exc:  # one bad frame must never stop the referee
+                self._frame_failed(number, exc)
+            else:
+                if self._failure is not None:
+                    self._failure = None
+                    self.service.set_camera("ok", f"{self.source.name}: live")
+
+    def _frame_failed(self, number: int, error: Exception) -> None:
+        """Count a frame that could not be processed; log each new kind of failure once (with
+        its traceback) and show it on the page, instead of a traceback per frame."""
+        self.errors += 1
+        message = f"frames cannot be recognised: {error}"
+        if self._failure != message:
+            self._failure = message
+            log.error("frame %d could not be processed", number, exc_info=error)
+            self.service.set_camera("error", message)
 
     def latest_frame(self) -> np.ndarray | None:
         """The newest frame the camera delivered (unprocessed), if any."""

@@ -30,6 +30,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", help="creature profile of your set")
     parser.add_argument("--camera-file", help="camera intrinsics")
     parser.add_argument("--fps", type=float, default=10.0, help="frame rate of a video file or image folder")
+    parser.add_argument("--loop", action="store_true", help="replay a video file or folder when it ends")
     parser.add_argument("--stable-seconds", type=float, default=0.3)
     parser.add_argument("--illegal-move-limit", type=int, default=None)
 
@@ -41,6 +42,7 @@ def _write_pgn(path: Path, record) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from calibration.errors import CalibrationError
     from rules.referee import Referee, RefereeConfig
     from vision.detect import Detector
     from vision.session_light import SessionLight
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
             source = DemoTable(loop=False).open()
             game_type, options, white, black = demo_players(source.record)
         else:
-            source = open_source(args.source, fps=0)
+            source = open_source(args.source, fps=0, loop=args.loop)
             game_type, options, white, black = args.game_type, None, "", ""
         referee = Referee(game_type, options, config)
         referee.record.set_tag("White", args.white or white)
@@ -65,9 +67,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     timed_by_frames = isinstance(source, FolderSource) or (isinstance(source, CaptureSource) and source.finite)
     events_file = args.events.open("a", encoding="utf-8") if args.events else None
-    start, frames = time.monotonic(), 0
+    start, frames, warned = time.monotonic(), 0, ""
     try:
         while (frame := source.read()) is not None:
+            if source.warning != warned:
+                warned = source.warning
+                print(f"hivecam referee: {source.name}: {warned}", file=sys.stderr, flush=True)
             timestamp = frames / args.fps if timed_by_frames else time.monotonic() - start
             frames += 1
             events = referee.observe(detector.detect(frame, timestamp))
@@ -79,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
                     events_file.flush()
             if args.pgn and any(e.kind in ("move", "pass", "game_over") for e in events):
                 _write_pgn(args.pgn, referee.record)
-    except SourceError as exc:
+    except (SourceError, CalibrationError) as exc:  # a dead camera, frames the calibration does not fit
         print(f"hivecam referee: {exc}", file=sys.stderr)
         return 2
     finally:

@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rules.board import Board
 from rules.pgn import parse_pgn
 from rules.pieces import Colour, Piece
 
+MAX_PLIES = 1000  # replaying costs about 0.5 ms a move; real games stay under 400
+_MOVE_NUMBER = re.compile(r"(?<!\S)\d+\.")  # a PGN move number (at most one move each, plus one unnumbered)
+
 
 def load_position(text: str) -> Board:
-    """A position from a UHP GameString or a Hive PGN text; ``ValueError`` says why not."""
+    """A position from a UHP GameString or a Hive PGN text of at most ``MAX_PLIES`` moves;
+    ``ValueError`` says why not."""
     text = text.strip()
     if not text:
         raise ValueError("paste a UHP GameString (Base;InProgress;White[1]) or a Hive PGN game")
-    if text.startswith("Base"):
-        return Board.from_game_string(text)
-    return parse_pgn(text).board()
+    game_string = text.startswith("Base")
+    plies = text.count(";") - 2 if game_string else len(_MOVE_NUMBER.findall(text))
+    if plies > MAX_PLIES:
+        raise ValueError(f"this game has {plies} moves; the rulings page takes at most {MAX_PLIES}")
+    return Board.from_game_string(text) if game_string else parse_pgn(text).board()
 
 
 def position(board: Board) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import importlib.util
 import logging
 import os
 import signal
+import ssl
 import sys
 import threading
 from pathlib import Path
@@ -23,6 +24,7 @@ from typing import Callable, TypeVar
 from werkzeug.serving import make_server
 
 CAMERA_NAME = "camera.json"
+LOG_NAME = "games.sqlite3"
 T = TypeVar("T")
 DEFAULT_DATA = Path(os.environ.get("HIVECAM_DATA", Path.home() / ".local" / "share" / "hivecam"))
 
@@ -38,6 +40,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
                                           "default: DATA/profile.json if present)")
     parser.add_argument("--camera-file", help="camera intrinsics (hivecam calibrate camera; "
                                               "default: DATA/camera.json if present)")
+    parser.add_argument("--cert", type=Path, help="serve HTTPS with this certificate (PEM; with --key)")
+    parser.add_argument("--key", type=Path, help="the private key of --cert (PEM)")
+    parser.add_argument("--behind-proxy", action="store_true",
+                        help="an HTTPS reverse proxy on this machine forwards to hivecam: trust its "
+                             "X-Forwarded-For/-Proto headers and send the session cookie over HTTPS only")
+    parser.add_argument("--loop", action="store_true", help="replay a video file or image folder from the "
+                                                            "start when it ends (default: it ends)")
     parser.add_argument("--demo-speed", type=float, default=1.0, help="demo playback speed (default 1)")
     parser.add_argument("--stable-seconds", type=float, default=0.3, help="how long the board must be still")
 
@@ -74,7 +83,7 @@ def build(args: argparse.Namespace):
     if spec == "auto":
         spec = "picamera" if camera_present() else "demo"
     table = DemoTable(speed=args.demo_speed) if spec == "demo" else None
-    store = GameStore(args.data / "games.sqlite3")
+    store = GameStore(args.data / LOG_NAME)
     first = new_record(*demo_players(table.record)) if table is not None else None
     service = GameService(store, Hub(), RefereeConfig(stable_seconds=args.stable_seconds), first)
     control = Control(args.data)
@@ -83,12 +92,17 @@ def build(args: argparse.Namespace):
     elif is_camera(spec):
         source = CameraSpec(spec)  # opened by the live loop, retried until the camera is there
     else:
-        source = open_source(spec)
+        source = open_source(spec, loop=args.loop)
     detector = Detector(load_profile(args.profile, args.data / PROFILE_NAME),
                         load_camera(args.camera_file, args.data / CAMERA_NAME), SessionLight())
     live = LiveLoop(source, detector.detect, service)
     enrollment = Enrollment(args.data, live.latest_frame, lambda profile: setattr(detector, "profile", profile))
-    return service, control, live, create_app(service, control, live, enrollment), spec
+    app = create_app(service, control, live, enrollment, secure_cookies=bool(args.cert or args.behind_proxy))
+    if args.behind_proxy:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # the client's own address
+    return service, control, live, app, spec
 
 
 def _continue_demo(service, table):
@@ -139,6 +153,15 @@ def load_camera(option: str | None, default: Path | None = None):
     return load_file(CameraModel.load, option, default)
 
 
+def _tls(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:
+    """The TLS settings of ``--cert``/``--key`` (None: plain HTTP)."""
+    if cert is None or key is None:
+        return None
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    return context
+
+
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per request (the camera polls)
@@ -147,16 +170,19 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError, RuntimeError) as exc:  # bad source, profile or data folder
         print(f"hivecam serve: {exc}", file=sys.stderr)
         return 2
+    if bool(args.cert) != bool(args.key):
+        print("hivecam serve: --cert and --key go together", file=sys.stderr)
+        return 2
     try:
-        server = make_server(args.host, args.port, app, threaded=True)
-    except OSError as exc:
+        server = make_server(args.host, args.port, app, threaded=True, ssl_context=_tls(args.cert, args.key))
+    except (OSError, ssl.SSLError) as exc:
         print(f"hivecam serve: cannot listen on {args.host}:{args.port} ({exc.strerror or exc})", file=sys.stderr)
         return 2
     server.daemon_threads = True
     live.start()
     port = server.server_port
     print(f"hivecam: game {service.game_id} ({len(service.referee.record.moves)} moves), source {spec}, "
-          f"http://{args.host}:{port}/", flush=True)
+          f"{'https' if args.cert else 'http'}://{args.host}:{port}/", flush=True)
     if control.new_pin:
         print(f"hivecam: control PIN {control.new_pin} (shown once; set HIVECAM_PIN to choose your own)", flush=True)
 

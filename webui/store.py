@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import sqlite3
 import threading
 import time
@@ -22,8 +23,12 @@ from rules.board import GameState
 from rules.gametype import RuleOptions
 from rules.pieces import Colour
 from rules.record import Ending, GameRecord
+from webui.text import is_plain_text
 
 log = logging.getLogger("hivecam.store")
+
+OPTIONS = ("queen_may_open", "repetition_draw")
+MAX_ILLEGAL_MOVE_LIMIT = 99
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -55,6 +60,10 @@ CREATE TABLE IF NOT EXISTS events (
 """
 
 
+class DamagedGame(ValueError):
+    """A game of the log holds values hivecam never writes (edited by hand, or damaged)."""
+
+
 @dataclass(frozen=True)
 class StoredGame:
     """A game as logged: the record (moves replayed and checked), warnings and settings."""
@@ -75,6 +84,7 @@ class GameSummary:
     black: str
     result: str
     moves: int
+    problem: str = ""  # why the game cannot be shown (a damaged row), else ""
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -85,7 +95,9 @@ class GameStore:
 
     def __init__(self, path: str | Path) -> None:
         """Open (or create) the log at ``path``. A file that is not a sound SQLite database is
-        never overwritten: it is renamed aside (``quarantined`` says where) and a new log begins."""
+        never overwritten: it is renamed aside (``quarantined`` says where) and a new log begins.
+        Every value is checked when read: a damaged game is reported (``DamagedGame``, or its
+        ``problem`` in the list) and left as it is, never served half-read."""
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
@@ -157,34 +169,25 @@ class GameStore:
         return row[0]
 
     def load(self, game_id: int) -> StoredGame:
-        """A stored game; ``KeyError`` if there is none with this id."""
+        """A stored game; ``KeyError`` if there is none with this id, ``DamagedGame`` if its
+        stored values do not make a game."""
         with self._lock:
-            game = self._db.execute("SELECT game_type, options, tags, result, ending, warnings FROM games "
-                                    "WHERE id = ?", (game_id,)).fetchone()
-            if game is None:
-                raise KeyError(game_id)
-            moves = self._db.execute("SELECT uhp, timestamp, mark, comment FROM moves WHERE game_id = ? "
-                                     "ORDER BY ply", (game_id,)).fetchall()
-        game_type, options, tags, result, ending, warnings = game
-        settings = json.loads(options)
-        limit = settings.pop("illegal_move_limit", None)
-        record = GameRecord(game_type, RuleOptions(**settings), **json.loads(tags))
-        for uhp, timestamp, mark, comment in moves:
-            record.append(uhp, timestamp=_timestamp(timestamp), mark=mark, comment=comment)
-        if ending is not None:
-            record.declare(GameState(result), Ending(ending))
-        return StoredGame(record, {Colour(c): n for c, n in json.loads(warnings).items()}, limit)
+            return read_game(self._db, game_id)
 
     def games(self, limit: int = 200) -> list[GameSummary]:
-        """Past games, newest first."""
+        """Past games, newest first; a damaged one says its ``problem``."""
         with self._lock:
             rows = self._db.execute("SELECT id, created, game_type, tags, result, moves FROM games "
                                     "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
         summaries = []
         for game_id, created, game_type, tags, result, moves in rows:
-            names = json.loads(tags)
-            summaries.append(GameSummary(game_id, created, game_type, names.get("White", ""),
-                                         names.get("Black", ""), result, moves))
+            try:
+                names = _tags(tags)
+                summaries.append(GameSummary(game_id, _number(created, "created"), _text(game_type, "game_type"),
+                                             names.get("White", ""), names.get("Black", ""),
+                                             GameState(result).value, _count(moves, "moves")))
+            except (ValueError, TypeError) as exc:
+                summaries.append(GameSummary(game_id, 0.0, "", "", "", "", 0, f"damaged in the log ({exc})"))
         return summaries
 
     def events(self, game_id: int) -> list[dict[str, Any]]:
@@ -194,11 +197,100 @@ class GameStore:
         return [json.loads(data) for (data,) in rows]
 
 
-def _timestamp(text: str | None) -> float | str | None:
+def read_game(db: sqlite3.Connection, game_id: int) -> StoredGame:
+    """Game ``game_id`` of the log ``db``; ``KeyError`` if there is none, ``DamagedGame`` if
+    its stored values do not make a game."""
+    game = db.execute("SELECT game_type, options, tags, result, ending, warnings FROM games WHERE id = ?",
+                      (game_id,)).fetchone()
+    if game is None:
+        raise KeyError(game_id)
+    moves = db.execute("SELECT uhp, timestamp, mark, comment FROM moves WHERE game_id = ? ORDER BY ply",
+                       (game_id,)).fetchall()
+    try:
+        return _stored_game(*game, moves)
+    except (ValueError, TypeError) as exc:
+        raise DamagedGame(f"game {game_id} in the log is damaged ({exc}); it is kept as it is") from None
+
+
+def damaged_games(db: sqlite3.Connection, limit: int = 200) -> list[str]:
+    """What is wrong with each damaged game among the latest ``limit`` of the log ``db``."""
+    problems = []
+    for (game_id,) in db.execute("SELECT id FROM games ORDER BY id DESC LIMIT ?", (limit,)).fetchall():
+        try:
+            read_game(db, game_id)
+        except DamagedGame as exc:
+            problems.append(str(exc))
+    return problems
+
+
+def _stored_game(game_type: Any, options: Any, tags: Any, result: Any, ending: Any, warnings: Any,
+                 moves: list[tuple[Any, ...]]) -> StoredGame:
+    """The game these stored values make; ``ValueError`` or ``TypeError`` says what is wrong."""
+    settings = _json_object(options, "options")
+    unknown = set(settings) - {*OPTIONS, "illegal_move_limit"}
+    if unknown:
+        raise ValueError(f"unknown option {sorted(unknown)[0]!r}")
+    limit = settings.pop("illegal_move_limit", None)
+    if limit is not None and not (type(limit) is int and 1 <= limit <= MAX_ILLEGAL_MOVE_LIMIT):
+        raise ValueError(f"illegal_move_limit {limit!r}")
+    if not all(type(settings[name]) is bool for name in settings):
+        raise ValueError("options must be true or false")
+    record = GameRecord(_text(game_type, "game_type"), RuleOptions(**settings), **_tags(tags))
+    for uhp, timestamp, mark, comment in moves:
+        record.append(_text(uhp, "move"), timestamp=_timestamp(timestamp), mark=mark, comment=_text(comment, "comment"))
+    if ending is not None:
+        record.declare(GameState(result), Ending(ending))
+    elif GameState(result) != record.result:
+        raise ValueError(f"result {result!r} does not follow from the moves")
+    marks = _json_object(warnings, "warnings")
+    return StoredGame(record, {Colour(c): _count(n, "warnings") for c, n in marks.items()}, limit)
+
+
+def _json_object(text: Any, what: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{what} nests too deep") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} is not an object")
+    return value
+
+
+def _tags(text: Any) -> dict[str, str]:
+    tags = _json_object(text, "tags")
+    for name, value in tags.items():
+        if not isinstance(value, str) or not is_plain_text(value) or not is_plain_text(name):
+            raise ValueError(f"tag {name!r} is not one line of plain text")
+    return tags
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not is_plain_text(value, multiline=what == "comment"):
+        raise ValueError(f"{what} {value!r} is not plain text")
+    return value
+
+
+def _number(value: Any, what: str) -> float:
+    if not isinstance(value, (int, float)):
+        raise ValueError(f"{what} {value!r} is not a number")
+    return float(value)
+
+
+def _count(value: Any, what: str) -> int:
+    if type(value) is not int or value < 0:
+        raise ValueError(f"{what} {value!r} is not a count")
+    return value
+
+
+def _timestamp(text: Any) -> float | str | None:
     """Stored move times: seconds as a number, or ISO text as it was."""
     if text is None:
         return None
+    _text(text, "timestamp")
     try:
-        return float(text)
+        seconds = float(text)
     except ValueError:
         return text
+    if not math.isfinite(seconds):
+        raise ValueError(f"timestamp {text!r} is not a time")
+    return seconds

@@ -6,6 +6,11 @@ from typing import Any
 
 from flask import request
 
+from calibration.files import depth
+from webui.text import is_plain_text
+
+MAX_JSON_DEPTH = 8  # the API's bodies are flat; cells nest two deep
+
 
 class ApiError(Exception):
     """A request the server refuses; answered as ``{"error": message}`` with ``status``."""
@@ -19,7 +24,12 @@ def json_body() -> dict[str, Any]:
     """The request's JSON object (an empty body counts as ``{}``)."""
     if not request.get_data(cache=True):
         return {}
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        data = None
+    if data is not None and depth(data) > MAX_JSON_DEPTH:
+        raise ApiError(400, f"the body nests more than {MAX_JSON_DEPTH} deep")
     if not isinstance(data, dict):
         raise ApiError(400, "the body must be a JSON object, e.g. {\"move\": \"wS1\"}")
     return data
@@ -40,8 +50,8 @@ def text_field(body: dict[str, Any], name: str, required: bool = False, default:
         raise ApiError(400, f"'{name}' must not be empty")
     if len(value) > max_length:
         raise ApiError(400, f"'{name}' is too long (at most {max_length} characters)")
-    if not multiline and ("\n" in value or "\r" in value):
-        raise ApiError(400, f"'{name}' must be one line")
+    if not is_plain_text(value, multiline):
+        raise ApiError(400, f"'{name}' must be printable text" + ("" if multiline else " on one line"))
     return value
 
 

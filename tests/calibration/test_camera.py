@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -39,7 +40,17 @@ def test_undistorted_frame_matches_an_ideal_pinhole_view(calibrated, true_camera
     assert np.abs(detect_board(photo).image_points - expected).max() > 1.0  # the lens bends the board
     assert np.abs(detect_board(calibrated.undistort(photo)).image_points - expected).max() < 0.4
     with pytest.raises(CalibrationError, match="calibrated at 640x480"):
-        calibrated.undistort(np.zeros((240, 320, 3), np.uint8))
+        calibrated.undistort(np.zeros((480, 480, 3), np.uint8))  # another shape: a different crop
+
+
+def test_a_frame_of_another_resolution_of_the_same_shape_is_undistorted_rescaled(calibrated, true_camera,
+                                                                                photograph):
+    pose = Pose.look_at(np.array([40.0, 60.0, -400.0]), np.array([100.0, 140.0, 0.0]))
+    photo = photograph(true_camera, pose, seed=1)
+    half = cv2.resize(photo, (320, 240), interpolation=cv2.INTER_AREA)
+    full_size = detect_board(calibrated.undistort(photo)).image_points
+    half_size = detect_board(calibrated.undistort(half)).image_points
+    assert np.abs((half_size + 0.5) * 2 - 0.5 - full_size).max() < 1.5  # the same undistorted board, halved
 
 
 def test_save_and_load_round_trip(calibrated, tmp_path):

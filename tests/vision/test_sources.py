@@ -130,9 +130,35 @@ def test_folder_errors(tmp_path) -> None:
     with pytest.raises(SourceError, match="no images"):
         FolderSource(tmp_path).open()
     (tmp_path / "bad.png").write_bytes(b"not a png")
+    assert FolderSource(tmp_path, fps=0).open().read() is None  # nothing readable: it ends
+    with pytest.raises(SourceError, match="none of its 1 images can be read"):
+        FolderSource(tmp_path, fps=0, loop=True).open().read()
+
+
+def test_folder_skips_an_unreadable_image_and_counts_it(tmp_path) -> None:
+    _write_images(tmp_path, ["a.png", "b.png", "c.png"])
+    (tmp_path / "b.png").write_bytes(b"damaged")
     source = FolderSource(tmp_path, fps=0).open()
-    with pytest.raises(SourceError, match="not a readable image"):
-        source.read()
+    assert [int(frame[0, 0, 0]) for frame in source] == [0, 80]
+    assert source.skipped == 1 and "b.png" in source.warning
+
+
+def test_folder_loops_only_when_asked(tmp_path) -> None:
+    _write_images(tmp_path, ["a.png", "b.png"])
+    once = FolderSource(tmp_path, fps=0).open()
+    assert len(list(once)) == 2
+    looping = FolderSource(tmp_path, fps=0, loop=True).open()
+    assert [int(looping.read()[0, 0, 0]) for _ in range(5)] == [0, 40, 0, 40, 0]
+
+
+def test_a_video_file_loops_only_when_asked() -> None:
+    def opener(target):
+        return FlakyCapture(2)
+
+    once = CaptureSource("game.mp4", opener=opener).open()
+    assert len(list(once)) == 2
+    looping = CaptureSource("game.mp4", opener=opener, loop=True).open()
+    assert all(looping.read() is not None for _ in range(5))
 
 
 class FlakyCapture:

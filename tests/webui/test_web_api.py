@@ -49,8 +49,11 @@ def test_login_then_logout(controller):
 
 
 def test_change_pin(controller, client):
-    assert controller.post_json("/api/pin", {"pin": "12"}).status_code == 400
-    assert controller.post_json("/api/pin", {"pin": "975310"}).status_code == 200
+    assert controller.post_json("/api/pin", {"current": PIN, "pin": "12"}).status_code == 400
+    assert controller.post_json("/api/pin", {"pin": "975310"}).status_code == 400  # no current PIN
+    assert controller.post_json("/api/pin", {"current": "1357", "pin": "975310"}).status_code == 403
+    assert controller.post_json("/api/pin", {"current": PIN, "pin": "975310"}).status_code == 200
+    assert controller.get("/api/session").get_json()["control"] is True  # the changer stays in
     controller.post_json("/api/logout")
     token = csrf(client)
     assert client.post("/api/login", json={"pin": PIN}, headers={"X-CSRF-Token": token}).status_code == 403

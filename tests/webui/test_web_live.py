@@ -111,6 +111,39 @@ def test_a_frame_that_fails_does_not_stop_the_loop():
     wait_for(lambda: loop.frames_processed >= 4, 5, "frames after the failure")
     loop.stop()
     assert loop.errors == 1
+    assert service.camera[-2:] == ["error", "ok"]  # the page was told, then told it is over
+
+
+def test_a_frame_failure_that_repeats_is_logged_and_shown_once(caplog):
+    service, camera = Service(), Camera().open()
+
+    def wrong_size(frame: np.ndarray, timestamp: float) -> Observation:
+        raise ValueError("frame is 8x8 but the camera was calibrated at 640x480")
+
+    loop = LiveLoop(camera, wrong_size, service).start()
+    wait_for(lambda: loop.errors >= 5, 5, "several failed frames")
+    loop.stop()
+    assert service.camera.count("error") == 1
+    assert len([r for r in caplog.records if r.levelname == "ERROR"]) == 1
+
+
+def test_skipped_images_of_a_folder_are_shown_and_the_folder_ends(tmp_path):
+    import cv2
+
+    from vision.sources import FolderSource
+
+    for name in ("a.png", "c.png"):
+        cv2.imwrite(str(tmp_path / name), np.zeros((8, 8, 3), np.uint8))
+    (tmp_path / "b.png").write_bytes(b"damaged")
+    service = Service()
+    messages = []
+    service.set_camera = lambda status, message: messages.append((status, message))
+    loop = LiveLoop(FolderSource(tmp_path, fps=20).open(), slow_recognise, service).start()
+    wait_for(lambda: messages and messages[-1][0] == "ended", 5, "the end of the folder")
+    loop.stop()
+    assert loop.frames_read == 2
+    assert any(status == "warn" and "1 unreadable image(s) skipped, the last b.png" in message
+               for status, message in messages)
 
 
 def test_preview_is_a_jpeg_of_the_processed_frame():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from webhelpers import Table
 
 from rules import RuleOptions
@@ -12,7 +14,7 @@ from rules.record import GameRecord
 from rules.referee import RefereeConfig
 from webui.game import GameService
 from webui.hub import Hub
-from webui.store import GameStore
+from webui.store import DamagedGame, GameStore
 
 
 def test_round_trip_of_moves_marks_result_and_warnings(tmp_path):
@@ -120,3 +122,55 @@ def test_a_game_that_no_longer_replays_is_kept_and_a_new_game_begins(tmp_path):
     service = GameService(store, Hub(), RefereeConfig())
     assert service.game_id != broken and service.snapshot()["moves"] == []
     assert [g.id for g in store.games()] == [service.game_id, broken]
+
+
+def _damaged_log(tmp_path, column: str, value) -> tuple[GameStore, int, int]:
+    """A log of two games, the older with ``column`` of its row set to ``value`` (a hand edit)."""
+    store = GameStore(tmp_path / "log.sqlite3")
+    record = GameRecord("Base", White="Ann", Black="Bob")
+    record.append("wS1")
+    broken = store.create(record)
+    store.save(broken, record, {}, [])
+    with sqlite3.connect(tmp_path / "log.sqlite3") as db:
+        db.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, broken))
+    db.close()
+    return store, broken, store.create(GameRecord("Base"))
+
+
+DAMAGE = [("tags", "{not json"), ("tags", "[1, 2]"), ("tags", '{"White": 5}'), ("tags", '{"White": "a\\u2028b"}'),
+          ("tags", '{"White": "\\ud800"}'), ("tags", "[" * 5000 + "]" * 5000), ("tags", 7),
+          ("options", '{"queen_may_open": false, "colour": "red"}'), ("options", '{"queen_may_open": "yes"}'),
+          ("options", '{"illegal_move_limit": 1e300}'), ("result", "Somebody"), ("warnings", '{"w": -1}'),
+          ("warnings", '{"green": 1}'), ("game_type", "Chess"), ("ending", "Boredom")]
+
+
+@pytest.mark.parametrize("column, value", DAMAGE)
+def test_a_damaged_row_is_reported_and_the_rest_of_the_log_served(tmp_path, column, value):
+    store, broken, sound = _damaged_log(tmp_path, column, value)
+    with pytest.raises(DamagedGame, match=f"game {broken} in the log is damaged"):
+        store.load(broken)
+    assert store.load(sound).record.moves == []
+    listed = {g.id: g for g in store.games()}
+    assert listed[sound].problem == ""
+    if column in ("tags", "result"):  # the values the list shows
+        assert "damaged" in listed[broken].problem
+    service = GameService(store, Hub(), RefereeConfig())  # starts, resuming the sound latest game
+    assert service.game_id == sound
+
+
+@pytest.mark.parametrize("column, value", [("options", '{"colour": "red"}'), ("tags", '{"White": "\\u0085"}')])
+def test_a_damaged_latest_game_is_kept_and_said_and_a_new_game_begins(tmp_path, column, value):
+    store, broken, sound = _damaged_log(tmp_path, column, value)
+    with sqlite3.connect(tmp_path / "log.sqlite3") as db:
+        db.execute("DELETE FROM games WHERE id = ?", (sound,))
+    db.close()
+    service = GameService(store, Hub(), RefereeConfig())
+    assert service.game_id not in (broken, sound)
+    assert f"Game {broken} could not be resumed" in service.notices[0]
+
+
+def test_a_set_aside_log_is_said_on_the_pages(tmp_path):
+    path = tmp_path / "log.sqlite3"
+    path.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 20)
+    service = GameService(GameStore(path), Hub(), RefereeConfig())
+    assert str(service.store.quarantined) in service.notices[0]

@@ -79,11 +79,13 @@ def test_referee_command_on_a_folder_of_frames(tmp_path):
         for _ in range(5):
             cv2.imwrite(str(frames / f"{number:04d}.png"), table.frame(index))
             number += 1
+    (frames / "0007a.png").write_bytes(b"a damaged frame")  # skipped with a warning, as hivecam serve does
     pgn, events = tmp_path / "game.pgn", tmp_path / "events.jsonl"
     result = subprocess.run([sys.executable, "-m", "webui.cli", "referee", "--source", str(frames), "--game-type",
                              "Base", "--pgn", str(pgn), "--events", str(events)], cwd=ROOT, capture_output=True,
                             text=True, timeout=120)
     assert result.returncode == 0, result.stderr
+    assert "1 unreadable image(s) skipped, the last 0007a.png" in result.stderr
     assert [m.uhp for m in parse_pgn(pgn.read_text()).moves] == ["wB1", "bS1 wB1\\"]
     kinds = [json.loads(line)["kind"] for line in events.read_text().splitlines()]
     assert kinds.count("move") == 2
@@ -93,3 +95,50 @@ def test_referee_command_bad_source(tmp_path):
     result = subprocess.run([sys.executable, "-m", "webui.cli", "referee", "--source", str(tmp_path / "nothing")],
                             cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "not a source" in result.stderr
+
+
+def test_doctor_diagnoses_a_damaged_log_without_crashing_or_touching_it(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "games.sqlite3").write_bytes(b"this is not a database" * 50)
+    (data / "games.sqlite3.corrupt-20260101-120000").write_bytes(b"an older damaged log")
+    findings = [f for f in doctor.check_data(data) if f.what == "game log"]
+    assert [f.level for f in findings] == ["warn", "FAIL"]
+    assert "games.sqlite3.corrupt-20260101-120000" in findings[0].detail
+    assert "is damaged (file is not a database)" in findings[1].detail
+    assert (data / "games.sqlite3").read_bytes() == b"this is not a database" * 50
+
+
+def test_doctor_names_a_damaged_game(tmp_path):
+    import sqlite3
+
+    from rules.record import GameRecord
+    from webui.store import GameStore
+
+    data = tmp_path / "data"
+    store = GameStore(data / "games.sqlite3")
+    game = store.create(GameRecord("Base"))
+    store.close()
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        db.execute("UPDATE games SET options = '{\"colour\": 1}'")
+    db.close()
+    findings = [f for f in doctor.check_data(data) if f.what == "game log"]
+    assert [(f.level, f.detail.split(" (")[0]) for f in findings] == [("warn", f"game {game} in the log is damaged")]
+
+
+@pytest.mark.parametrize("frame_size, level", [((1280, 720), "FAIL"), ((1280, 960), "ok")])
+def test_doctor_checks_the_camera_file_against_the_camera_frames(tmp_path, frame_size, level):
+    import numpy as np
+
+    from calibration.camera import CameraModel
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "a.png"), np.zeros((frame_size[1], frame_size[0], 3), np.uint8))
+    matrix = np.array([[500.0, 0, 320], [0, 500.0, 240], [0, 0, 1]])
+    CameraModel(matrix, np.zeros(5), (640, 480)).save(tmp_path / "camera.json")
+    findings = {f.what: f for f in doctor.diagnose(_args(tmp_path, source=str(frames),
+                                                         camera_file=str(tmp_path / "camera.json")))}
+    assert findings["camera calibration"].level == level
+    if level == "FAIL":
+        assert "1280x720 but the camera was calibrated at 640x480" in findings["camera calibration"].detail

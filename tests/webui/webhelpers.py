@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -61,14 +62,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(data_dir: Path, *args: str) -> tuple[subprocess.Popen, str]:
-    """``hivecam serve`` on a free port in a subprocess, once it answers; (process, base URL)."""
+def start_server(data_dir: Path, *args: str, pin: str = PIN) -> tuple[subprocess.Popen, str]:
+    """``hivecam serve`` on a free loopback port in a subprocess, once it answers; (process, base URL)."""
     port = free_port()
-    env = {**os.environ, "HIVECAM_PIN": PIN, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "HIVECAM_PIN": pin, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen([sys.executable, "-m", "webui.cli", "serve", "--port", str(port), "--data",
                                 str(data_dir), *args], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
+    base = f"{'https' if '--cert' in args else 'http'}://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -83,7 +84,9 @@ def start_server(data_dir: Path, *args: str) -> tuple[subprocess.Popen, str]:
 
 
 def get_json(url: str) -> dict:
-    with urllib.request.urlopen(url, timeout=5) as response:
+    """GET ``url`` as JSON (over HTTPS, a test server's self-signed certificate is accepted)."""
+    context = ssl._create_unverified_context() if url.startswith("https:") else None
+    with urllib.request.urlopen(url, timeout=5, context=context) as response:
         return json.load(response)
 
 

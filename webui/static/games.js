@@ -6,6 +6,13 @@ document.addEventListener("DOMContentLoaded", async () => {
   const data = await API.get("/api/games");
   for (const g of data.games) {
     const row = document.createElement("tr");
+    if (g.problem) {
+      row.innerHTML = "<td></td><td colspan=6></td>";
+      row.cells[0].textContent = String(g.id);
+      row.cells[1].textContent = g.problem;
+      body.appendChild(row);
+      continue;
+    }
     const cells = [
       String(g.id) + (g.id === data.current ? " (live)" : ""),
       new Date(g.created * 1000).toLocaleString(),

@@ -83,7 +83,7 @@
     pill.hidden = !c;
     if (!c) return;
     pill.textContent = c.status === "ok" ? "camera live" : `camera: ${c.message}`;
-    pill.className = "pill " + (c.status === "ok" ? "ok" : "bad");
+    pill.className = "pill " + ({ ok: "ok", warn: "warn" }[c.status] || "bad");
   }
 
   function onEvents(events) {
@@ -165,7 +165,11 @@
         illegal_move_limit: limit ? Number(limit) : null,
       });
     });
-    $("change-pin").addEventListener("submit", ev => { ev.preventDefault(); act("/api/pin", { pin: $("new-pin").value }); $("new-pin").value = ""; });
+    $("change-pin").addEventListener("submit", ev => {
+      ev.preventDefault();
+      act("/api/pin", { current: $("current-pin").value, pin: $("new-pin").value });
+      $("current-pin").value = ""; $("new-pin").value = "";
+    });
     $("copy-gs").addEventListener("click", async () => {
       const text = $("game-string").value;
       try { await navigator.clipboard.writeText(text); } catch (_) { $("game-string").select(); document.execCommand("copy"); }
