@@ -9,68 +9,23 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from enum import Enum
 from typing import Iterable, Iterator
 
 from . import movegen
 from .gametype import GameType, RuleOptions
 from .hexgrid import Hex, neighbours
+from .move import PASS, GameState, IllegalMoveError, Move, NotationError, Outcome, Termination
 from .pieces import Bug, Colour, Piece
+from .uhp import format_game_string, format_move, header_disagreement, parse_move, split_game_string
 
-
-class GameState(Enum):
-    """UHP game states."""
-
-    NOT_STARTED = "NotStarted"
-    IN_PROGRESS = "InProgress"
-    DRAW = "Draw"
-    WHITE_WINS = "WhiteWins"
-    BLACK_WINS = "BlackWins"
-
-    @property
-    def is_over(self) -> bool:
-        return self in (GameState.DRAW, GameState.WHITE_WINS, GameState.BLACK_WINS)
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """A placement, a movement (including a Pillbug throw), or a pass.
-
-    Two moves are equal when they put the same piece on the same cell: that is what
-    changes the position. ``origin`` (None for a placement) is kept for display.
-    """
-
-    piece: Piece | None
-    dest: Hex | None
-    origin: Hex | None = None
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Move) and self.piece is other.piece and self.dest == other.dest
-
-    def __hash__(self) -> int:
-        return hash((self.piece.index if self.piece else -1, self.dest))
-
-    @property
-    def is_pass(self) -> bool:
-        return self.piece is None
-
-    @property
-    def is_placement(self) -> bool:
-        return self.piece is not None and self.origin is None
-
-    def __repr__(self) -> str:
-        if self.piece is None:
-            return "Move(pass)"
-        return f"Move({self.piece} {self.origin}->{self.dest})"
-
-
-PASS = Move(None, None)
+__all__ = ["PASS", "Board", "GameState", "Move"]
 
 
 @dataclass(frozen=True, slots=True)
 class _Undo:
     move: Move
     last_moved: Piece | None
+    outcome: Outcome | None
     state: GameState
     key: tuple | None
 
@@ -92,6 +47,7 @@ class Board:
         self._history: list[_Undo] = []
         self._last_moved: Piece | None = None
         self._state = GameState.NOT_STARTED
+        self._outcome: Outcome | None = None
         self._seen: Counter[tuple] = Counter()
         self._in_play = frozenset(self.game_type.bugs)
 
@@ -114,6 +70,11 @@ class Board:
     @property
     def state(self) -> GameState:
         return self._state
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended on the board (a surrounded Queen, repetition), or None."""
+        return self._outcome
 
     @property
     def move_stack(self) -> list[Move]:
@@ -206,8 +167,8 @@ class Board:
     def push(self, move: Move) -> None:
         """Play ``move`` (not checked: use ``push_legal`` or ``is_legal`` for untrusted input)."""
         piece = move.piece
+        last = self._last_moved
         if piece is None:
-            undo = _Undo(move, self._last_moved, self._state, None)
             self._last_moved = None
         else:
             origin = self._where[piece.index]
@@ -219,21 +180,22 @@ class Board:
             move = Move(piece, move.dest, origin)
             self._stacks.setdefault(move.dest, []).append(piece)
             self._where[piece.index] = move.dest
-            undo = _Undo(move, self._last_moved, self._state, None)
             self._last_moved = piece
+        undo = _Undo(move, last, self._outcome, self._state, None)
         self._history.append(undo)
-        self._state = self._judge()
+        self._outcome = self._judge()
         if self.options.repetition_draw:
             key = self.position_key()
-            self._history[-1] = _Undo(undo.move, undo.last_moved, undo.state, key)
+            self._history[-1] = _Undo(undo.move, undo.last_moved, undo.outcome, undo.state, key)
             self._seen[key] += 1
-            if self._seen[key] >= 3 and not self._state.is_over:
-                self._state = GameState.DRAW
+            if self._seen[key] >= 3 and self._outcome is None:
+                self._outcome = Outcome(Termination.REPETITION, None)
+        self._state = self._outcome.state if self._outcome else GameState.IN_PROGRESS
 
     def push_legal(self, move: Move) -> None:
         """Play ``move`` after checking it; raise ``IllegalMoveError`` with the reason."""
         if not self.is_legal(move):
-            from .explain import IllegalMoveError, why_illegal
+            from .explain import why_illegal
             violation = why_illegal(self, move)
             raise IllegalMoveError(move, violation)
         self.push(move)
@@ -256,18 +218,17 @@ class Board:
                 self._stacks.setdefault(move.origin, []).append(piece)
             self._where[piece.index] = move.origin
         self._last_moved = undo.last_moved
+        self._outcome = undo.outcome
         self._state = undo.state
         return move
 
-    def _judge(self) -> GameState:
+    def _judge(self) -> Outcome | None:
         white, black = self.surrounded(Colour.WHITE), self.surrounded(Colour.BLACK)
         if white and black:
-            return GameState.DRAW
-        if white:
-            return GameState.BLACK_WINS
-        if black:
-            return GameState.WHITE_WINS
-        return GameState.IN_PROGRESS
+            return Outcome(Termination.BOTH_SURROUNDED, None)
+        if white or black:
+            return Outcome(Termination.QUEEN_SURROUNDED, Colour.BLACK if white else Colour.WHITE)
+        return None
 
     def position_key(self) -> tuple:
         """A hashable description of the position and the side to move (for repetition)."""
@@ -281,12 +242,10 @@ class Board:
     # -------------------------------------------------------------- notation
     def parse_uhp(self, text: str) -> Move:
         """Parse a UHP MoveString against this position (not checked for legality)."""
-        from .uhp import parse_move
         return parse_move(self, text)
 
     def uhp(self, move: Move) -> str:
         """The canonical UHP MoveString of ``move`` in this position (before it is played)."""
-        from .uhp import format_move
         return format_move(self, move)
 
     def push_uhp(self, text: str) -> Move:
@@ -297,14 +256,25 @@ class Board:
 
     def game_string(self) -> str:
         """The UHP GameString of this game."""
-        from .uhp import format_game_string
         return format_game_string(self)
 
     @classmethod
-    def from_game_string(cls, text: str, options: RuleOptions | None = None) -> "Board":
-        """Build a board by replaying a UHP GameString; illegal moves raise ``ValueError``."""
-        from .uhp import parse_game_string
-        return parse_game_string(text, options)
+    def from_game_string(cls, text: str, options: RuleOptions | None = None, strict: bool = True) -> "Board":
+        """Replay a UHP GameString; ``NotationError`` for an unreadable or illegal move, and
+        (when ``strict``) for a header that disagrees with the moves (see ``rules.uhp``)."""
+        parts = split_game_string(text)
+        board = cls(parts.game_type, options)
+        for number, move_text in enumerate(parts.moves, start=1):
+            if not move_text:
+                continue
+            try:
+                board.push_uhp(move_text)
+            except (NotationError, IllegalMoveError) as exc:
+                raise NotationError(f"GameString move {number} ({move_text[:40]!r}): {exc}") from None
+        disagreement = header_disagreement(board, parts) if strict else None
+        if disagreement is not None:
+            raise NotationError(disagreement)
+        return board
 
     def copy(self) -> "Board":
         """An independent board with the same history."""

@@ -14,7 +14,8 @@ from enum import Enum
 from typing import Iterable, Iterator
 
 from . import movegen
-from .board import Board, Move
+from .board import Board
+from .move import Move
 from .hexgrid import OFFSETS, ORIGIN, Hex, common_neighbours, direction_between, distance, neighbours
 from .pieces import Bug, Colour, Piece
 from .uhp import MARKS, format_move
@@ -61,15 +62,6 @@ class Violation:
     message: str
     cells: tuple[Hex, ...] = ()
     bug: Bug | None = None
-
-
-class IllegalMoveError(ValueError):
-    """A move that breaks a rule; ``violation`` says which and why."""
-
-    def __init__(self, move: Move, violation: Violation) -> None:
-        super().__init__(violation.message)
-        self.move = move
-        self.violation = violation
 
 
 @dataclass(frozen=True)

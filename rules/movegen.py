@@ -16,10 +16,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .hexgrid import OFFSETS, ORIGIN, Hex
+from .move import Move
 from .pieces import Bug, Colour, Piece
 
 if TYPE_CHECKING:
-    from .board import Board, Move
+    from .board import Board
 
 Stacks = dict[Hex, list[Piece]]
 
@@ -264,8 +265,6 @@ def throws(board: "Board", cell: Hex, cut: set[Hex]) -> list[tuple[Piece, Hex, H
 # ---------------------------------------------------------------------- generate
 def generate(board: "Board") -> list["Move"]:
     """All legal moves of the side to move except the pass, each once."""
-    from .board import Move
-
     colour = board.turn
     stacks = board._stacks
     moves: dict[tuple[int, Hex], Move] = {}

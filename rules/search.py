@@ -14,7 +14,8 @@ import time
 from dataclasses import dataclass
 
 from . import movegen
-from .board import PASS, Board, GameState, Move
+from .board import Board
+from .move import PASS, GameState, Move
 from .hexgrid import Hex, neighbours
 from .pieces import Bug, Colour, Piece
 
@@ -99,7 +100,7 @@ class _Search:
     def run(self, max_depth: int) -> SearchResult:
         board = self.board
         moves = self._ordered(board.legal_moves)
-        winner = GameState.WHITE_WINS if board.turn is Colour.WHITE else GameState.BLACK_WINS
+        winner = GameState.won_by(board.turn)
         for move in moves:
             board.push(move)
             won = board.state is winner
@@ -139,7 +140,7 @@ class _Search:
         if state.is_over:
             if state is GameState.DRAW:
                 return 0
-            mover_won = (state is GameState.WHITE_WINS) == (board.turn is Colour.WHITE)
+            mover_won = state.winner is board.turn
             return WIN - ply if mover_won else -(WIN - ply)
         if depth == 0:
             return evaluate(board)

@@ -11,24 +11,31 @@ Strict and lenient reading (the one place this is decided):
   *empty* cell beside it; a move onto a stack names the piece it climbs on (``wB1 bS1``),
   so ``wB1 -bQ`` with the cell west of bQ occupied is refused, never taken as a climb.
   ``wQ1``/``bM1`` are accepted for ``wQ``/``bM``, and ``pass`` in any case.
-- A GameString's moves are the truth. ``read_game_string`` (what ``hivecam uhp`` uses, as
-  other UHP engines do) replays the moves and ignores a stale header (state and turn), so
-  ``Base;NotStarted;White[1];wS1`` is Black to move; the header must still be well formed.
-  ``parse_game_string`` (``Board.from_game_string``) is strict: the header must agree with
-  the moves, so a file that says one thing and holds another is caught.
+- A GameString's moves are the truth. Read leniently (``Board.from_game_string(text,
+  strict=False)``, what ``hivecam uhp`` does, as other UHP engines do), a stale header
+  (state and turn) is ignored, so ``Base;NotStarted;White[1];wS1`` is Black to move; the
+  header must still be well formed. Read strictly (the default), the header must agree with
+  the moves (``header_disagreement``), so a file that says one thing and holds another is
+  caught. ``GameRecord.from_game_string`` reads leniently and keeps a stated result the
+  moves do not show (a resignation, an agreed draw) as a reported result.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .gametype import GameType, RuleOptions
+from .gametype import GameType
 from .hexgrid import ORIGIN, Direction, Hex, direction_between, neighbours, step
+from .move import PASS, GameState, Move, NotationError
 from .pieces import Piece
 
 if TYPE_CHECKING:
-    from .board import Board, Move
+    from .board import Board
+
+__all__ = ["NotationError", "GameStringParts", "format_game_string", "format_move", "header_disagreement",
+           "parse_move", "split_game_string"]
 
 _AFTER = {"-": Direction.E, "/": Direction.NE, "\\": Direction.SE}
 _BEFORE = {"-": Direction.W, "/": Direction.SW, "\\": Direction.NW}
@@ -37,14 +44,8 @@ MARKS = {d: (m, True) for m, d in _AFTER.items()} | {d: (m, False) for m, d in _
 _TURN = re.compile(r"(White|Black)\[(\d{1,6})\]")
 
 
-class NotationError(ValueError):
-    """A move or game string that cannot be read."""
-
-
 def parse_move(board: "Board", text: str) -> "Move":
     """Resolve a MoveString against ``board`` (syntax and references only, not legality)."""
-    from .board import PASS, Move
-
     tokens = text.split()
     if len(tokens) == 1 and tokens[0].lower() == "pass":
         return PASS
@@ -109,59 +110,49 @@ def format_move(board: "Board", move: "Move") -> str:
     return str(piece)
 
 
-def read_game_string(text: str, options: RuleOptions | None = None) -> tuple["Board", "GameState"]:
-    """Replay a GameString's moves (lenient: a stale state or turn in the header is ignored).
+@dataclass(frozen=True)
+class GameStringParts:
+    """A GameString taken apart (syntax only): its header and its MoveStrings."""
 
-    Returns the board and the state the header states (it may differ from ``board.state``).
-    """
-    from .board import Board, GameState
-    from .explain import IllegalMoveError
+    game_type: GameType
+    state: GameState
+    turn: str
+    moves: tuple[str, ...]
 
+
+def split_game_string(text: str) -> GameStringParts:
+    """Take a GameString (``Base+M;InProgress;Black[2];wS1;bM -wS1``) apart; check its syntax."""
     parts = [p.strip() for p in text.strip().split(";")]
     if len(parts) < 3:
-        raise NotationError(f"{text!r}: a GameString is 'GameType;GameState;Turn[;moves...]'")
+        raise NotationError(f"{text[:60]!r}: a GameString is 'GameType;GameState;Turn[;moves...]'")
     try:
-        board = Board(GameType.parse(parts[0]), options)
-        stated_state = GameState(parts[1])
+        game_type, state = GameType.parse(parts[0]), GameState(parts[1])
     except ValueError as exc:
         raise NotationError(f"GameString: {exc}") from None
     if _TURN.fullmatch(parts[2]) is None:
         raise NotationError(f"GameString: {parts[2][:40]!r} is not a turn like White[1] or Black[12]")
-    for number, move_text in enumerate(parts[3:], start=1):
-        if not move_text:
-            continue
-        try:
-            board.push_uhp(move_text)
-        except (NotationError, IllegalMoveError) as exc:
-            raise NotationError(f"GameString move {number} ({move_text!r}): {exc}") from None
-    return board, stated_state
+    return GameStringParts(game_type, state, parts[2], tuple(parts[3:]))
 
 
-def parse_game_string(text: str, options: RuleOptions | None = None) -> "Board":
-    """Replay a GameString (``Base+M;InProgress;Black[2];wS1;bM -wS1``) whose header must agree
-    with its moves (strict)."""
-    from .board import GameState
-
-    board, stated_state = read_game_string(text, options)
+def header_disagreement(board: "Board", parts: GameStringParts) -> str | None:
+    """How the header of ``parts`` disagrees with ``board``, its moves replayed (None if not)."""
     turn = f"{board.turn.title}[{board.turn_number}]"
-    stated_turn = text.split(";")[2].strip()
-    if stated_turn != turn:
-        raise NotationError(f"GameString says {stated_turn} but its moves lead to {turn}")
+    if parts.turn != turn:
+        return f"GameString says {parts.turn} but its moves lead to {turn}"
     unstarted = {GameState.NOT_STARTED, GameState.IN_PROGRESS}
-    if stated_state is not board.state and not (board.ply == 0 and stated_state in unstarted):
-        raise NotationError(f"GameString says {stated_state.value} but its moves lead to {board.state.value}")
-    return board
+    if parts.state is not board.state and not (board.ply == 0 and parts.state in unstarted):
+        return f"GameString says {parts.state.value} but its moves lead to {board.state.value}"
+    return None
 
 
-def format_game_string(board: "Board") -> str:
-    """The GameString of ``board``'s game (type, state, turn, every move)."""
-    from .board import Board
-
-    replay = Board(board.game_type, board.options)
+def format_game_string(board: "Board", state: GameState | None = None) -> str:
+    """The GameString of ``board``'s game (type, state, turn, every move); ``state`` replaces
+    the board's own (a result declared off the board)."""
+    replay = type(board)(board.game_type, board.options)
     moves = []
     for move in board.move_stack:
         moves.append(format_move(replay, move))
         replay.push(move)
-    head = f"{board.game_type};{board.state.value};{board.turn.title}[{board.turn_number}]"
+    head = f"{board.game_type};{(state or board.state).value};{board.turn.title}[{board.turn_number}]"
     return ";".join([head, *moves])
 

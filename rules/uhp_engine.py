@@ -17,9 +17,8 @@ from dataclasses import replace
 
 from . import search
 from .board import Board
-from .explain import IllegalMoveError
 from .gametype import GameType, RuleOptions
-from .uhp import NotationError, read_game_string
+from .move import IllegalMoveError, NotationError
 
 ENGINE_ID = "id hivecam v0.1.0"
 CAPABILITIES = "Mosquito;Ladybug;Pillbug"
@@ -103,7 +102,7 @@ class UhpEngine:
         if not rest:
             self.board = Board(GameType(), self.options)
         elif ";" in rest:  # the moves are the truth; a stale header is ignored
-            self.board, _ = read_game_string(rest, self.options)
+            self.board = Board.from_game_string(rest, self.options, strict=False)
         else:
             self.board = Board(GameType.parse(rest), self.options)
         return [self.board.game_string()]

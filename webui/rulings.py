@@ -14,8 +14,8 @@ def load_position(text: str) -> Board:
     text = text.strip()
     if not text:
         raise ValueError("paste a UHP GameString (Base;InProgress;White[1]) or a Hive PGN game")
-    if text.startswith("Base"):
-        return Board.from_game_string(text)
+    if text.startswith("Base"):  # read as engines read it: the moves are the truth
+        return Board.from_game_string(text, strict=False)
     return parse_pgn(text).board()
 
 

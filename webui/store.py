@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from rules.board import GameState
 from rules.gametype import RuleOptions
 from rules.pieces import Colour
-from rules.record import Ending, GameRecord
+from rules.move import GameState, Outcome, Termination
+from rules.record import GameRecord
 
 log = logging.getLogger("hivecam.store")
 
@@ -146,7 +146,7 @@ class GameStore:
             self._db.executemany("INSERT OR REPLACE INTO moves VALUES (?, ?, ?, ?, ?, ?)", moves)
             self._db.execute(
                 "UPDATE games SET result = ?, ending = ?, warnings = ?, moves = ?, tags = ? WHERE id = ?",
-                (record.result.value, record.ending.value if record.ending else None,
+                (record.result.value, record.declared.termination.value if record.declared else None,
                  json.dumps({c.value: n for c, n in warnings.items()}), len(moves), json.dumps(record.tags),
                  game_id))
 
@@ -172,7 +172,7 @@ class GameStore:
         for uhp, timestamp, mark, comment in moves:
             record.append(uhp, timestamp=_timestamp(timestamp), mark=mark, comment=comment)
         if ending is not None:
-            record.declare(GameState(result), Ending(ending))
+            record.declare(Outcome.from_state(GameState(result), Termination(ending)))
         return StoredGame(record, {Colour(c): n for c, n in json.loads(warnings).items()}, limit)
 
     def games(self, limit: int = 200) -> list[GameSummary]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..board import Board, Move
+from ..board import Board
+from ..move import Move
 from ..hexgrid import Hex, neighbours
 from ..pieces import Bug, Colour
 from .registration import Transform

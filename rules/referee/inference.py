@@ -28,7 +28,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..board import PASS, Board, Move
+from ..board import Board
+from ..move import PASS, Move
 from ..hexgrid import Hex, neighbours
 from ..pieces import Piece
 from .attempts import Attempt, Misread, reconstruct

@@ -8,7 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import PASS, Board, Bug, Colour, Move, Piece, RuleOptions
-from rules.explain import IllegalMoveError, Rule, Ruling, explain_cell, why_illegal
+from rules.explain import Rule, Ruling, explain_cell, why_illegal
+from rules.move import IllegalMoveError
 from rules.hexgrid import neighbours
 from rules.rulebook import CREATURES, RULES, citation
 from tests.conftest import corpus_rows
