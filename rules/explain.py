@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable, Iterator
+from typing import Iterable
 
-from . import movegen
+from . import geometry, movegen
 from .board import Board
 from .move import Move
-from .hexgrid import OFFSETS, ORIGIN, Hex, common_neighbours, direction_between, distance, neighbours
+from .hexgrid import OFFSETS, ORIGIN, Hex, direction_between, distance, neighbours
 from .pieces import Bug, Colour, Piece
 from .uhp import MARKS, format_move
 
@@ -221,12 +221,12 @@ def _own_move(board: Board, piece: Piece, origin: Hex, dest: Hex) -> Violation:
     """Why ``piece`` cannot reach ``dest`` by its own (or a copied) movement."""
     stacks = board.stacks()
     height = len(stacks[origin])
-    if height == 1 and origin in movegen.articulation_points(stacks):
+    if height == 1 and origin in geometry.articulation_points(stacks):
         return Violation(Rule.ONE_HIVE,
                          f"{piece} cannot move: it is the only link between two parts of the hive "
                          "(One Hive rule).", (origin,))
-    _lift(stacks, origin)
-    copies = sorted(movegen.movement_bugs(stacks, origin, piece, height), key=lambda b: b.title)
+    geometry.lift(stacks, origin)
+    copies = sorted(geometry.movement_bugs(stacks, origin, piece, height), key=lambda b: b.title)
     if piece.bug is not Bug.MOSQUITO or height > 1:  # one way of moving
         found = _creature(board, stacks, piece, copies[0], origin, dest)
         if piece.bug is Bug.MOSQUITO and found.rule is Rule.BUG_MOVEMENT:
@@ -318,20 +318,22 @@ def _slider(board: Board, stacks: Stacks, piece: Piece, bug: Bug, origin: Hex,
                          f"{piece} cannot reach {where}: that space is surrounded, and a sliding "
                          "piece cannot get into it (Freedom to Move).", (dest,), bug)
     if bug is Bug.SPIDER:
-        for path in _paths(stacks, origin, 3):
+        for path in geometry.paths(stacks, origin, 3, geometry.contact_steps):
             if path[-1] == dest:
                 return _first_blocked(board, stacks, piece, path) or _unexplained(board, piece, dest)
-        if _relaxed_path(stacks, origin, dest) is None:
+        if dest not in geometry.flood(stacks, origin, geometry.contact_steps):
             return _enclosed(piece, bug, where, dest)
-        steps = _slide_distance(stacks, origin, dest)
+        reached = geometry.flood(stacks, origin)
+        steps = len(geometry.path_to(reached, dest)) - 1 if dest in reached else None
         away = "" if steps is None else f"; that space is {steps} space{'s' * (steps > 1)} away"
         return Violation(Rule.BUG_MOVEMENT,
                          f"{piece} cannot reach {where}: a Spider moves exactly three spaces around "
                          f"the hive, no more, no less, without turning back{away}.", (dest,), bug)
-    path = _relaxed_path(stacks, origin, dest)
-    if path is None:
+    relaxed = geometry.flood(stacks, origin, geometry.contact_steps)
+    if dest not in relaxed:
         return _enclosed(piece, bug, where, dest)
-    reach = set(movegen.ant_moves(stacks, origin)) | {origin}
+    path = geometry.path_to(relaxed, dest)
+    reach = geometry.flood(stacks, origin)
     entry = next(i for i, cell in enumerate(path) if cell not in reach)
     return _step(board, stacks, piece, path[entry - 1], path[entry]) or _unexplained(board, piece, dest)
 
@@ -343,14 +345,9 @@ def _enclosed(piece: Piece, bug: Bug, where: str, dest: Hex) -> Violation:
 
 
 def _ladybug(board: Board, stacks: Stacks, piece: Piece, origin: Hex, dest: Hex) -> Violation:
-    for first in neighbours(origin):
-        if first not in stacks:
-            continue
-        for second in neighbours(first):
-            if second not in stacks or dest not in neighbours(second):
-                continue
-            path = (origin, first, second, dest)
-            return _first_blocked(board, stacks, piece, path) or _unexplained(board, piece, dest)
+    path = next((p for p in geometry.ladybug_paths(stacks, origin, gated=False) if p[-1] == dest), None)
+    if path is not None:
+        return _first_blocked(board, stacks, piece, path) or _unexplained(board, piece, dest)
     return Violation(Rule.BUG_MOVEMENT,
                      f"{piece} cannot reach {_name_cell(board, piece, dest)}: a Ladybug moves "
                      "exactly two spaces on top of the hive and then one down.", (dest,), Bug.LADYBUG)
@@ -358,18 +355,8 @@ def _ladybug(board: Board, stacks: Stacks, piece: Piece, origin: Hex, dest: Hex)
 
 # ---------------------------------------------------------------------- throws
 def _throwers(board: Board, cell: Hex) -> list[Piece]:
-    """The side to move's Pillbugs, and ground Mosquitoes touching a Pillbug, next to ``cell``."""
-    stacks = board.stacks()
-    found = []
-    for n in neighbours(cell):
-        stack = stacks.get(n)
-        if not stack or stack[-1].colour is not board.turn:
-            continue
-        top = stack[-1]
-        if top.bug is Bug.PILLBUG or (top.bug is Bug.MOSQUITO and len(stack) == 1
-                                      and Bug.PILLBUG in movegen.mimicked_bugs(stacks, n)):
-            found.append(top)
-    return found
+    """The side to move's pieces next to ``cell`` that may use the Pillbug's special ability."""
+    return geometry.throwers(board.stacks(), cell, board.turn)
 
 
 def _throw(board: Board, piece: Piece, origin: Hex, dest: Hex, throwers: list[Piece]) -> Violation:
@@ -395,14 +382,14 @@ def _throw(board: Board, piece: Piece, origin: Hex, dest: Hex, throwers: list[Pi
                          f"{thrower} cannot move {piece}: a Pillbug may not move a piece that is part "
                          "of a stack.", (origin,), Bug.PILLBUG)
     stacks = board.stacks()
-    if origin in movegen.articulation_points(stacks):
+    if origin in geometry.articulation_points(stacks):
         return Violation(Rule.PILLBUG_SPLIT,
                          f"{thrower} cannot move {piece}: {piece} is the only link between two parts "
                          "of the hive (One Hive rule).", (origin,), Bug.PILLBUG)
-    _lift(stacks, origin)
+    geometry.lift(stacks, origin)
     centre = board.position_of(thrower)
     for a, b in ((origin, centre), (centre, dest)):
-        gate = _gate(stacks, a, b)
+        gate = geometry.gate(stacks, a, b)
         if gate is not None:
             names = _and(str(stacks[cell][-1]) for cell in gate)
             return Violation(Rule.PILLBUG_GATE,
@@ -413,29 +400,16 @@ def _throw(board: Board, piece: Piece, origin: Hex, dest: Hex, throwers: list[Pi
 
 
 # ------------------------------------------------------------------- geometry
-def _lift(stacks: Stacks, cell: Hex) -> None:
-    stacks[cell].pop()
-    if not stacks[cell]:
-        del stacks[cell]
-
-
-def _gate(stacks: Stacks, a: Hex, b: Hex) -> tuple[Hex, Hex] | None:
-    """The two cells blocking a step from ``a`` to its neighbour ``b``, if they are too high."""
-    left, right = common_neighbours(a, b)
-    low = min(len(stacks.get(left, ())), len(stacks.get(right, ())))
-    return (left, right) if low > max(len(stacks.get(a, ())), len(stacks.get(b, ()))) else None
-
-
 def _step(board: Board, stacks: Stacks, piece: Piece, a: Hex, b: Hex) -> Violation | None:
     """What forbids one step of ``piece`` from ``a`` to ``b`` (gate, or losing touch), if anything."""
-    gate = _gate(stacks, a, b)
+    gate = geometry.gate(stacks, a, b)
     if gate is not None:
         names = _and(str(stacks[cell][-1]) for cell in gate)
         return Violation(Rule.FREEDOM_TO_MOVE,
                          f"{piece} cannot get to {_name_cell(board, piece, b)}: the gap between "
                          f"{names} is too narrow (Freedom to Move).", gate, piece.bug)
     ground = a not in stacks and b not in stacks
-    if ground and not any(cell in stacks for cell in common_neighbours(a, b)):
+    if ground and not geometry.keeps_touch(stacks, a, b):
         return Violation(Rule.ONE_HIVE,
                          f"{piece} cannot slide to {_name_cell(board, piece, b)}: it would lose touch "
                          "with the hive on the way (One Hive rule).", (b,))
@@ -449,50 +423,6 @@ def _first_blocked(board: Board, stacks: Stacks, piece: Piece,
         if blocked is not None:
             return blocked
     return None
-
-
-def _contact_steps(stacks: Stacks, cell: Hex) -> Iterator[Hex]:
-    """Empty neighbours a ground piece could slide to if no gate were too narrow."""
-    for n in neighbours(cell):
-        if n not in stacks and any(c in stacks for c in common_neighbours(cell, n)):
-            yield n
-
-
-def _paths(stacks: Stacks, origin: Hex, length: int) -> Iterator[tuple[Hex, ...]]:
-    """Sliding paths of exactly ``length`` steps ignoring gates, never revisiting a cell."""
-    paths = [(origin,)]
-    for _ in range(length):
-        paths = [p + (n,) for p in paths for n in _contact_steps(stacks, p[-1]) if n not in p]
-    yield from paths
-
-
-def _relaxed_path(stacks: Stacks, origin: Hex, dest: Hex) -> tuple[Hex, ...] | None:
-    """A shortest sliding path ignoring gates, or None."""
-    parent: dict[Hex, Hex | None] = {origin: None}
-    todo = [origin]
-    for cell in todo:
-        for n in _contact_steps(stacks, cell):
-            if n not in parent:
-                parent[n] = cell
-                todo.append(n)
-    if dest not in parent:
-        return None
-    path = [dest]
-    while parent[path[-1]] is not None:
-        path.append(parent[path[-1]])
-    return tuple(reversed(path))
-
-
-def _slide_distance(stacks: Stacks, origin: Hex, dest: Hex) -> int | None:
-    """Fewest real slides from ``origin`` to ``dest`` (gates respected), or None."""
-    seen = {origin: 0}
-    todo = [origin]
-    for cell in todo:
-        for n in movegen.slides(stacks, cell):
-            if n not in seen:
-                seen[n] = seen[cell] + 1
-                todo.append(n)
-    return seen.get(dest)
 
 
 def _straight_line(origin: Hex, dest: Hex) -> list[Hex] | None:
@@ -512,10 +442,10 @@ def _reaching_bug(stacks: Stacks, piece: Piece, origin: Hex, dest: Hex) -> Bug |
     """The creature whose movement takes ``piece`` from ``origin`` to ``dest`` (its own, or
     one a Mosquito copies), or None."""
     height = len(stacks[origin])
-    if height == 1 and origin in movegen.articulation_points(stacks):
+    if height == 1 and origin in geometry.articulation_points(stacks):
         return None
-    _lift(stacks, origin)
-    bugs = sorted(movegen.movement_bugs(stacks, origin, piece, height), key=lambda b: b.title)
+    geometry.lift(stacks, origin)
+    bugs = sorted(geometry.movement_bugs(stacks, origin, piece, height), key=lambda b: b.title)
     return next((bug for bug in bugs if dest in movegen.MOVERS[bug](stacks, origin)), None)
 
 

@@ -14,9 +14,10 @@ import time
 from dataclasses import dataclass
 
 from . import movegen
+from .geometry import articulation_points
 from .board import Board
-from .move import PASS, GameState, Move
 from .hexgrid import Hex, neighbours
+from .move import PASS, GameState, Move
 from .pieces import Bug, Colour, Piece
 
 WIN = 1_000_000
@@ -59,7 +60,7 @@ def best_move(board: Board, depth: int | None = None, seconds: float | None = No
 def evaluate(board: Board) -> int:
     """A static score of the position for the side to move (positive: better for it)."""
     stacks = board.stacks()
-    cut = movegen.articulation_points(stacks)
+    cut = articulation_points(stacks)
     us = board.turn
     score = _mobility(board)
     board.push(PASS)
