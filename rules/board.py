@@ -49,7 +49,8 @@ class Board:
         self._state = GameState.NOT_STARTED
         self._outcome: Outcome | None = None
         self._seen: Counter[tuple] = Counter()
-        self._in_play = frozenset(self.game_type.bugs)
+        self._bugs = self.game_type.bugs
+        self._in_play = frozenset(self._bugs)
 
     # ----------------------------------------------------------------- queries
     @property
@@ -123,14 +124,11 @@ class Board:
         """The piece a placement of ``bug`` by ``colour`` puts down (lowest number first)."""
         if bug not in self._in_play:
             return None
-        for number in range(1, bug.count + 1):
-            piece = Piece.get(colour, bug, number)
-            if self._where[piece.index] is None:
-                return piece
-        return None
+        where = self._where
+        return next((piece for piece in Piece.of_kind(colour, bug) if where[piece.index] is None), None)
 
     def queen_placed(self, colour: Colour) -> bool:
-        return self._where[Piece.get(colour, Bug.QUEEN).index] is not None
+        return self._where[Piece.of_kind(colour, Bug.QUEEN)[0].index] is not None
 
     def player_turn(self, colour: Colour | None = None) -> int:
         """How many turns ``colour`` (default: the side to move) has begun, this one included."""
@@ -145,7 +143,7 @@ class Board:
 
     def surrounded(self, colour: Colour) -> bool:
         """Whether ``colour``'s Queen has all six neighbours occupied."""
-        cell = self._where[Piece.get(colour, Bug.QUEEN).index]
+        cell = self._where[Piece.of_kind(colour, Bug.QUEEN)[0].index]
         return cell is not None and all(n in self._stacks for n in neighbours(cell))
 
     # ------------------------------------------------------------------ moves

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .hexgrid import Hex
 from .pieces import Colour, Piece
@@ -95,12 +95,12 @@ class Outcome:
         return GameState.DRAW if self.winner is None else GameState.won_by(self.winner)
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(NamedTuple):
     """A placement, a movement (including a Pillbug throw), or a pass.
 
     Two moves are equal when they put the same piece on the same cell: that is what
     changes the position. ``origin`` (None for a placement) is kept for display.
+    A tuple underneath, so that move generation makes millions of them quickly.
     """
 
     piece: Piece | None
@@ -109,6 +109,9 @@ class Move:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Move) and self.piece is other.piece and self.dest == other.dest
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
 
     def __hash__(self) -> int:
         return hash((self.piece.index if self.piece else -1, self.dest))

@@ -46,7 +46,7 @@ def placeable_bugs(board: "Board", colour: Colour) -> list[Piece]:
         queen = board.next_in_hand(colour, Bug.QUEEN)
         return [queen] if queen else []
     pieces = []
-    for bug in board.game_type.bugs:
+    for bug in board._bugs:
         if bug is Bug.QUEEN and turn == 1 and not board.options.queen_may_open:
             continue
         piece = board.next_in_hand(colour, bug)
@@ -118,16 +118,13 @@ def generate(board: "Board") -> list[Move]:
     """All legal moves of the side to move except the pass, each once."""
     colour = board.turn
     stacks = board._stacks
-    moves: dict[tuple[int, Hex], Move] = {}
     pieces = placeable_bugs(board, colour)
-    if pieces:
-        cells = placement_cells(board, colour)
-        for piece in pieces:
-            for cell in cells:
-                moves[(piece.index, cell)] = Move(piece, cell, None)
+    cells = placement_cells(board, colour) if pieces else []
+    placements = [Move(piece, cell, None) for piece in pieces for cell in cells]
     if not board.queen_placed(colour):
-        return list(moves.values())
+        return placements
 
+    moves: dict[tuple[int, Hex], Move] = {}  # a throw or a Mosquito's copies may reach one cell twice
     cut = articulation_points(stacks)
     last = board._last_moved
     for cell in list(stacks):  # lifting and putting back may replace a cell's list
@@ -147,4 +144,4 @@ def generate(board: "Board") -> list[Move]:
             for dest in MOVERS[copied](stacks, cell):
                 moves[(piece.index, dest)] = Move(piece, dest, cell)
         put_back(stacks, cell, piece)
-    return list(moves.values())
+    return placements + list(moves.values())

@@ -15,6 +15,8 @@ class Colour(Enum):
     WHITE = "w"
     BLACK = "b"
 
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C (move generation)
+
     @property
     def opponent(self) -> "Colour":
         return Colour.BLACK if self is Colour.WHITE else Colour.WHITE
@@ -35,6 +37,8 @@ class Bug(Enum):
     MOSQUITO = "M"
     LADYBUG = "L"
     PILLBUG = "P"
+
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C (move generation)
 
     @property
     def count(self) -> int:
@@ -64,6 +68,7 @@ class Piece:
 
     __slots__ = ("colour", "bug", "number", "name", "index")
     _by_name: dict[str, "Piece"] = {}
+    _by_kind: dict[tuple[Colour, Bug], tuple["Piece", ...]] = {}
     ALL: tuple["Piece", ...] = ()
 
     colour: Colour
@@ -82,6 +87,11 @@ class Piece:
         if not 1 <= number <= bug.count:
             raise ValueError(f"there is no {colour.title} {bug.title} number {number}")
         return cls._by_name[colour.value + bug.value + (str(number) if bug.count > 1 else "")]
+
+    @classmethod
+    def of_kind(cls, colour: Colour, bug: Bug) -> tuple["Piece", ...]:
+        """``colour``'s pieces of ``bug``, in numbering order (the order they enter)."""
+        return cls._by_kind[colour, bug]
 
     @classmethod
     def parse(cls, text: str) -> "Piece":
@@ -111,6 +121,7 @@ def _make_all() -> tuple[Piece, ...]:
                 piece = Piece(colour, bug, number, len(made))
                 Piece._by_name[piece.name] = piece
                 made.append(piece)
+            Piece._by_kind[colour, bug] = tuple(made[-bug.count:])
     return tuple(made)
 
 
