@@ -21,20 +21,27 @@ from .uhp import format_game_string, format_move, header_disagreement, parse_mov
 __all__ = ["PASS", "Board", "GameState", "Move"]
 
 
+PositionKey = tuple[tuple[tuple[Hex, tuple[int, ...]], ...], int]
+"""Every stack (cell and piece indices, bottom first) and the side to move (0 White, 1 Black)."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Undo:
     move: Move
     last_moved: Piece | None
     outcome: Outcome | None
     state: GameState
-    key: tuple | None
+    key: PositionKey | None
 
 
 class Board:
     """A Hive position with its history.
 
     >>> b = Board("Base+MLP")
-    >>> b.push_uhp("wS1"); b.push_uhp("bG1 -wS1")
+    >>> b.push_uhp("wS1")
+    Move(wS1 None->(0, 0))
+    >>> b.push_uhp("bG1 -wS1")
+    Move(bG1 None->(-1, 0))
     >>> b.turn, b.turn_number
     (<Colour.WHITE: 'w'>, 2)
     """
@@ -48,7 +55,7 @@ class Board:
         self._last_moved: Piece | None = None
         self._state = GameState.NOT_STARTED
         self._outcome: Outcome | None = None
-        self._seen: Counter[tuple] = Counter()
+        self._seen: Counter[PositionKey] = Counter()
         self._bugs = self.game_type.bugs
         self._in_play = frozenset(self._bugs)
 
@@ -106,6 +113,13 @@ class Board:
     def position_of(self, piece: Piece) -> Hex | None:
         """Where ``piece`` is, or None while it is in its owner's hand."""
         return self._where[piece.index]
+
+    def cell_of(self, piece: Piece) -> Hex:
+        """Where ``piece``, known to be on the board, is; ``ValueError`` if it is in hand."""
+        cell = self._where[piece.index]
+        if cell is None:
+            raise ValueError(f"{piece} is not on the board")
+        return cell
 
     def is_covered(self, piece: Piece) -> bool:
         cell = self._where[piece.index]
@@ -169,15 +183,18 @@ class Board:
         if piece is None:
             self._last_moved = None
         else:
+            dest = move.dest
+            if dest is None:
+                raise ValueError(f"{move!r} has a piece but no destination")
             origin = self._where[piece.index]
             if origin is not None:
                 stack = self._stacks[origin]
                 stack.pop()
                 if not stack:
                     del self._stacks[origin]
-            move = Move(piece, move.dest, origin)
-            self._stacks.setdefault(move.dest, []).append(piece)
-            self._where[piece.index] = move.dest
+            move = Move(piece, dest, origin)
+            self._stacks.setdefault(dest, []).append(piece)
+            self._where[piece.index] = dest
             self._last_moved = piece
         undo = _Undo(move, last, self._outcome, self._state, None)
         self._history.append(undo)
@@ -206,12 +223,12 @@ class Board:
             self._seen[undo.key] -= 1
             if not self._seen[undo.key]:
                 del self._seen[undo.key]
-        piece = move.piece
-        if piece is not None:
-            stack = self._stacks[move.dest]
+        piece, dest = move.piece, move.dest
+        if piece is not None and dest is not None:  # push gave every piece move a destination
+            stack = self._stacks[dest]
             stack.pop()
             if not stack:
-                del self._stacks[move.dest]
+                del self._stacks[dest]
             if move.origin is not None:
                 self._stacks.setdefault(move.origin, []).append(piece)
             self._where[piece.index] = move.origin
@@ -228,7 +245,7 @@ class Board:
             return Outcome(Termination.QUEEN_SURROUNDED, Colour.BLACK if white else Colour.WHITE)
         return None
 
-    def position_key(self) -> tuple:
+    def position_key(self) -> PositionKey:
         """A hashable description of the position and the side to move (for repetition)."""
         cells = tuple(sorted((cell, tuple(p.index for p in stack)) for cell, stack in self._stacks.items()))
         return (cells, len(self._history) % 2)

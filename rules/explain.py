@@ -117,7 +117,7 @@ def explain_cell(board: Board, piece: Piece, cell: Hex) -> Ruling:
         copying = f", moving as the {how.title} it touches" if how is not piece.bug else ""
         return Ruling(piece, cell, True, name, f"{piece} may move to {where}{copying}.")
     thrower = next(t for t in _throwers(board, move.origin) if t is not board.last_moved
-                   and distance(board.position_of(t), cell) == 1)
+                   and distance(board.cell_of(t), cell) == 1)
     return Ruling(piece, cell, True, name,
                   f"{thrower} may move {piece} to {where} with the Pillbug's special ability.")
 
@@ -149,7 +149,7 @@ def _placement(board: Board, piece: Piece, dest: Hex) -> Violation:
     if not occupied:
         return Violation(Rule.FIRST_PLACEMENT,
                          f"The first piece of the game goes in the centre, not at {dest}.", (ORIGIN,))
-    around = [(cell, board.top(cell)) for cell in neighbours(dest) if board.top(cell) is not None]
+    around = [(cell, top) for cell in neighbours(dest) if (top := board.top(cell)) is not None]
     own_placed = any(p.colour is colour for cell in occupied for p in board.stack(cell))
     if not around:
         if not own_placed:
@@ -211,7 +211,7 @@ def _movement(board: Board, piece: Piece, dest: Hex) -> Violation:
         return _throw(board, piece, origin, dest, throwers)
     violation = _own_move(board, piece, origin, dest)
     carried = board.height(origin) == 1 and dest not in board.occupied() and any(
-        distance(board.position_of(t), dest) == 1 for t in throwers)
+        distance(board.cell_of(t), dest) == 1 for t in throwers)
     if violation.rule is Rule.BUG_MOVEMENT and carried:  # beyond its reach: judge it as a throw
         return _throw(board, piece, origin, dest, throwers)
     return violation
@@ -228,22 +228,22 @@ def _own_move(board: Board, piece: Piece, origin: Hex, dest: Hex) -> Violation:
     geometry.lift(stacks, origin)
     copies = sorted(geometry.movement_bugs(stacks, origin, piece, height), key=lambda b: b.title)
     if piece.bug is not Bug.MOSQUITO or height > 1:  # one way of moving
-        found = _creature(board, stacks, piece, copies[0], origin, dest)
-        if piece.bug is Bug.MOSQUITO and found.rule is Rule.BUG_MOVEMENT:
+        only = _creature(board, stacks, piece, copies[0], origin, dest)
+        if piece.bug is Bug.MOSQUITO and only.rule is Rule.BUG_MOVEMENT:
             return Violation(Rule.BUG_MOVEMENT,
                              f"{piece} is on top of the hive, so it moves only as a Beetle until it "
                              f"climbs down: one space at a time, and {_name_cell(board, piece, dest)} "
                              "is not next to it.", (dest,), Bug.MOSQUITO)
-        return found
+        return only
     if not copies:
         return Violation(Rule.BUG_MOVEMENT,
                          f"{piece} touches only Mosquitoes, so it has no creature to copy and "
                          "cannot move.", (origin,), Bug.MOSQUITO)
     found = [_creature(board, stacks, piece, bug, origin, dest) for bug in copies]
     for rule in (Rule.FREEDOM_TO_MOVE, Rule.ONE_HIVE):
-        for violation in found:
-            if violation.rule is rule:
-                return violation
+        for blocked in found:
+            if blocked.rule is rule:
+                return blocked
     titles = _and(bug.title for bug in copies)
     return Violation(Rule.BUG_MOVEMENT,
                      f"{piece} moves only like the creatures it touches ({titles}), and none of "
@@ -362,7 +362,7 @@ def _throwers(board: Board, cell: Hex) -> list[Piece]:
 def _throw(board: Board, piece: Piece, origin: Hex, dest: Hex, throwers: list[Piece]) -> Violation:
     """Why no Pillbug next to ``piece`` may lift it onto itself and put it down on ``dest``."""
     where = _name_cell(board, piece, dest)
-    near = [t for t in throwers if distance(board.position_of(t), dest) == 1]
+    near = [t for t in throwers if distance(board.cell_of(t), dest) == 1]
     if not near:
         names = _and(str(t) for t in throwers)
         return Violation(Rule.PILLBUG_NOT_ADJACENT,
@@ -376,7 +376,7 @@ def _throw(board: Board, piece: Piece, origin: Hex, dest: Hex, throwers: list[Pi
     if thrower is board.last_moved:
         return Violation(Rule.JUST_MOVED,
                          f"{thrower} was just moved by {board.turn.opponent.title}'s Pillbug, so it "
-                         "may not use the special ability this turn.", (board.position_of(thrower),))
+                         "may not use the special ability this turn.", (board.cell_of(thrower),))
     if board.height(origin) > 1:
         return Violation(Rule.PILLBUG_STACKED,
                          f"{thrower} cannot move {piece}: a Pillbug may not move a piece that is part "
@@ -387,7 +387,7 @@ def _throw(board: Board, piece: Piece, origin: Hex, dest: Hex, throwers: list[Pi
                          f"{thrower} cannot move {piece}: {piece} is the only link between two parts "
                          "of the hive (One Hive rule).", (origin,), Bug.PILLBUG)
     geometry.lift(stacks, origin)
-    centre = board.position_of(thrower)
+    centre = board.cell_of(thrower)
     for a, b in ((origin, centre), (centre, dest)):
         gate = geometry.gate(stacks, a, b)
         if gate is not None:
@@ -428,7 +428,7 @@ def _first_blocked(board: Board, stacks: Stacks, piece: Piece,
 def _straight_line(origin: Hex, dest: Hex) -> list[Hex] | None:
     """The cells strictly between ``origin`` and ``dest`` if they share a row, else None."""
     for dq, dr in OFFSETS:
-        cells = []
+        cells: list[Hex] = []
         q, r = origin[0] + dq, origin[1] + dr
         for _ in range(distance(origin, dest)):
             if (q, r) == dest:

@@ -15,6 +15,13 @@ use these functions, so one rule has one implementation. Conventions:
   rules together say: exactly one gate cell is occupied (``slides``).
 - *One Hive*: a lone piece whose cell is an articulation point of the occupied cells may
   not leave it (``articulation_points``).
+
+>>> from rules import Piece
+>>> stacks = {(1, 0): [Piece.parse("wQ")], (0, -1): [Piece.parse("bQ")]}
+>>> gate(stacks, (0, 0), (1, -1))  # between wQ and bQ: too narrow
+((1, 0), (0, -1))
+>>> sorted(slides(stacks, (0, 0)))  # around either Queen instead
+[(-1, 0), (0, 1)]
 """
 
 from __future__ import annotations
@@ -103,7 +110,7 @@ def climbs(stacks: Stacks, cell: Hex) -> list[Hex]:
 
 def paths(stacks: Stacks, origin: Hex, length: int, steps: Steps = slides) -> list[tuple[Hex, ...]]:
     """Paths of exactly ``length`` steps (a Spider's, with ``slides``), never revisiting a cell."""
-    found = [(origin,)]
+    found: list[tuple[Hex, ...]] = [(origin,)]
     for _ in range(length):
         found = [p + (n,) for p in found for n in steps(stacks, p[-1]) if n not in p]
     return found

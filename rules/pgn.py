@@ -275,7 +275,7 @@ def _settle_result(record: GameRecord, parsed: _Parsed) -> None:
         if termination is not None:
             raise PgnError(f"line {termination[1]}: [Termination] given, but no finished result")
         return
-    outcome, _, line = next(s for s in stated if s[0] in outcomes)
+    outcome, line = next((s, line) for s, _, line in stated if s in outcomes and s is not None)
     if board_state.is_over:
         if outcome is not board_state:
             raise PgnError(f"line {line}: the result {outcome.value} contradicts the moves, "

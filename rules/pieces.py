@@ -9,6 +9,7 @@ bug letter, and a number only for bugs a player owns more than one of (``wQ``,
 from __future__ import annotations
 
 from enum import Enum
+from typing import Callable
 
 
 class Colour(Enum):
@@ -109,12 +110,12 @@ class Piece:
 
     __str__ = __repr__
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[[str], "Piece"], tuple[str]]:
         return (Piece.parse, (self.name,))
 
 
 def _make_all() -> tuple[Piece, ...]:
-    made = []
+    made: list[Piece] = []
     for colour in Colour:
         for bug in Bug:
             for number in range(1, bug.count + 1):

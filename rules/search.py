@@ -88,7 +88,8 @@ def _pinned(stacks: dict[Hex, list[Piece]], cut: set[Hex], colour: Colour) -> in
 
 def _mobility(board: Board) -> int:
     """Movement options of the side to move: movable pieces, and moves in a smaller measure."""
-    moves = [m for m in movegen.generate(board) if not m.is_placement and m.piece.colour is board.turn]
+    moves = [m for m in movegen.generate(board) if m.piece is not None and m.origin is not None
+             and m.piece.colour is board.turn]
     return MOVABLE * len({m.piece for m in moves}) + PER_MOVE * min(len(moves), 60)
 
 
@@ -126,6 +127,7 @@ class _Search:
                 if depth == 1 and best is not None:
                     result = SearchResult(best, score, 0, self.nodes)
                 break
+            assert best is not None  # the loop ran: there is more than one move
             result = SearchResult(best, score, depth, self.nodes)
             moves = [best] + [m for m in moves if m != best]
             if abs(score) > WIN - MAX_DEPTH:

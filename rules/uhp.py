@@ -68,12 +68,13 @@ def parse_move(board: "Board", text: str) -> "Move":
 
 def _resolve_reference(board: "Board", piece: Piece, token: str, text: str) -> Hex:
     """The cell a reference names: the reference piece's own cell, or an empty cell beside it."""
+    direction: Direction | None
     if token[0] in _BEFORE:
-        mark, name, direction = token[0], token[1:], _BEFORE[token[0]]
+        name, direction = token[1:], _BEFORE[token[0]]
     elif token[-1] in _AFTER:
-        mark, name, direction = token[-1], token[:-1], _AFTER[token[-1]]
+        name, direction = token[:-1], _AFTER[token[-1]]
     else:
-        mark, name, direction = "", token, None
+        name, direction = token, None
     try:
         ref = Piece.parse(name)
     except ValueError:
@@ -104,6 +105,7 @@ def format_move(board: "Board", move: "Move") -> str:
         ref_stack = [p for p in board.stack(cell) if p is not piece]
         if ref_stack:
             direction = direction_between(cell, dest)
+            assert direction is not None  # a neighbour
             mark, after = MARKS[direction]
             ref = ref_stack[-1]
             return f"{piece} {ref}{mark}" if after else f"{piece} {mark}{ref}"

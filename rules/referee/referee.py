@@ -28,7 +28,7 @@ from .attempts import Attempt, Misread, offender
 from .inference import Explained, Explanation, judge
 from .scene import Label, Scene, labels, moved, scene_of
 from .registration import Transform
-from .stability import STEADY, Steadiness
+from .stability import STEADY, Signature, Steadiness
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ class Referee:
         self._transform: Transform | None = None
         self._accepted: dict[Hex, Label] | None = None  # last view known to show the position
         self._pending: _Pending | None = None
-        self._judged: frozenset | None = None  # signature of the last steady view judged
+        self._judged: Signature | None = None  # signature of the last steady view judged
         self._retry_at: float | None = None  # when to report the judged view as a misread
         self._unexplained_since: float | None = None  # when the board stopped making sense
         self._time = 0.0
@@ -367,9 +367,9 @@ class Referee:
             events.append(self._push(move, timestamp, mark, confirmed))
         if self.board.state is GameState.IN_PROGRESS and self.board.legal_moves == [PASS]:
             events.append(self._push(PASS, timestamp, None, False))
-        state = self.board.state
-        if state.is_over:
-            events.append(GameOverEvent(self._time, state.value, _winner(state), self._ending_reason()))
+        outcome = self.board.outcome
+        if outcome is not None:
+            events.append(self._game_over(outcome))
             return events
         colour = self.board.turn
         if self.board.queen_due():
@@ -395,7 +395,11 @@ class Referee:
     def _declare(self, outcome: Outcome) -> list[Event]:
         self.record.declare(outcome)
         self._pending = None
-        return [GameOverEvent(self._time, outcome.state.value, _winner(outcome.state), outcome.termination.value)]
+        return [self._game_over(outcome)]
+
+    def _game_over(self, outcome: Outcome) -> GameOverEvent:
+        winner = outcome.winner.value if outcome.winner else None
+        return GameOverEvent(self._time, outcome.state.value, winner, outcome.termination.value)
 
     def _ending_reason(self) -> str | None:
         outcome = self.record.outcome
@@ -414,10 +418,6 @@ class Referee:
     def _uhps(self, moves: list[Move]) -> list[str]:
         """MoveStrings of moves just taken back (so playable from the current position)."""
         return self._describe(tuple(moves)).split("; ")
-
-
-def _winner(state: GameState) -> str | None:
-    return state.winner.value if state.winner else None
 
 
 def _violation(board: Board, move: Move, player: Colour) -> Violation:

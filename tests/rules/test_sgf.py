@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rules import Board, Colour, GameState, Piece
+from rules import Board, GameState, Piece
 from rules.move import Termination
 from rules.pgn import format_pgn, parse_pgn
 from rules.sgf import SgfError, load_sgf, read_sgf
