@@ -18,9 +18,6 @@ from .move import PASS, GameState, IllegalMoveError, Move, NotationError, Outcom
 from .pieces import Bug, Colour, Piece
 from .uhp import format_game_string, format_move, header_disagreement, parse_move, split_game_string
 
-__all__ = ["PASS", "Board", "GameState", "Move"]
-
-
 PositionKey = tuple[tuple[tuple[Hex, tuple[int, ...]], ...], int]
 """Every stack (cell and piece indices, bottom first) and the side to move (0 White, 1 Black)."""
 

@@ -199,7 +199,7 @@ def _actions(nodes: list[_Node]) -> tuple[dict[str, str], dict[int, str], list[_
             if not words:
                 raise SgfError(f"{node.where()}: empty {key}[]")
             if words[0] == "id":
-                names[int(player.group(1))] = value.strip()[2:].strip().strip('"')
+                names[int(player.group(1))] = " ".join(value.strip()[2:].strip().strip('"').split())
             elif words[0] == "time":
                 header[f"{key}time"] = " ".join(words[1:])
             elif words[0].isdigit() and len(words) > 1:
