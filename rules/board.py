@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from . import movegen
+from .diagram import ascii_diagram
+from .explain import why_illegal
 from .gametype import GameType, RuleOptions
 from .hexgrid import Hex, neighbours
 from .move import PASS, GameState, IllegalMoveError, Move, NotationError, Outcome, Termination
@@ -207,7 +209,6 @@ class Board:
     def push_legal(self, move: Move) -> None:
         """Play ``move`` after checking it; raise ``IllegalMoveError`` with the reason."""
         if not self.is_legal(move):
-            from .explain import why_illegal
             violation = why_illegal(self, move)
             raise IllegalMoveError(move, violation)
         self.push(move)
@@ -314,6 +315,5 @@ class Board:
         return f"Board({self.game_string()!r})"
 
     def __str__(self) -> str:
-        from .diagram import ascii_diagram
         return ascii_diagram(self)
 

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from . import geometry, movegen
-from .board import Board
-from .move import Move
 from .hexgrid import OFFSETS, ORIGIN, Hex, direction_between, distance, neighbours
+from .move import Move
 from .pieces import Bug, Colour, Piece
 from .uhp import MARKS, format_move
+
+if TYPE_CHECKING:
+    from .board import Board
 
 Stacks = dict[Hex, list[Piece]]
 
