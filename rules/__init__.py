@@ -8,17 +8,17 @@ Move(wS1 None->(0, 0))
 <Rule.QUEEN_NOT_ON_FIRST_TURN: 'No Queen on the first turn'>
 """
 
-from .board import PASS, Board, GameState, Move
-from .explain import IllegalMoveError, Rule, Ruling, Violation, explain_cell, why_illegal
+from .board import Board
+from .explain import Rule, Ruling, Violation, explain_cell, why_illegal
 from .gametype import ALL_GAME_TYPES, GameType, RuleOptions
 from .hexgrid import Hex
 from .pgn import PgnError, format_pgn, parse_pgn
 from .pieces import Bug, Colour, Piece
-from .record import Ending, GameRecord, Mark, RecordedMove
+from .move import PASS, GameState, IllegalMoveError, Move, NotationError, Outcome, Termination
+from .record import GameRecord, Mark, RecordedMove
 from .sgf import SgfError, load_sgf, read_sgf
-from .uhp import NotationError
 
-__all__ = ["PASS", "ALL_GAME_TYPES", "Board", "Bug", "Colour", "Ending", "GameRecord", "GameState",
-           "GameType", "Hex", "IllegalMoveError", "Mark", "Move", "NotationError", "Piece", "PgnError",
-           "RecordedMove", "Rule", "RuleOptions", "Ruling", "SgfError", "Violation", "explain_cell",
+__all__ = ["PASS", "ALL_GAME_TYPES", "Board", "Bug", "Colour", "GameRecord", "GameState", "GameType", "Hex",
+           "IllegalMoveError", "Mark", "Move", "NotationError", "Outcome", "Piece", "PgnError", "RecordedMove",
+           "Rule", "RuleOptions", "Ruling", "SgfError", "Termination", "Violation", "explain_cell",
            "format_pgn", "load_sgf", "parse_pgn", "read_sgf", "why_illegal"]

@@ -9,77 +9,38 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from enum import Enum
 from typing import Iterable, Iterator
 
 from . import movegen
+from .diagram import ascii_diagram
+from .explain import why_illegal
 from .gametype import GameType, RuleOptions
 from .hexgrid import Hex, neighbours
+from .move import PASS, GameState, IllegalMoveError, Move, NotationError, Outcome, Termination
 from .pieces import Bug, Colour, Piece
+from .uhp import format_game_string, format_move, header_disagreement, parse_move, split_game_string
 
-
-class GameState(Enum):
-    """UHP game states."""
-
-    NOT_STARTED = "NotStarted"
-    IN_PROGRESS = "InProgress"
-    DRAW = "Draw"
-    WHITE_WINS = "WhiteWins"
-    BLACK_WINS = "BlackWins"
-
-    @property
-    def is_over(self) -> bool:
-        return self in (GameState.DRAW, GameState.WHITE_WINS, GameState.BLACK_WINS)
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """A placement, a movement (including a Pillbug throw), or a pass.
-
-    Two moves are equal when they put the same piece on the same cell: that is what
-    changes the position. ``origin`` (None for a placement) is kept for display.
-    """
-
-    piece: Piece | None
-    dest: Hex | None
-    origin: Hex | None = None
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Move) and self.piece is other.piece and self.dest == other.dest
-
-    def __hash__(self) -> int:
-        return hash((self.piece.index if self.piece else -1, self.dest))
-
-    @property
-    def is_pass(self) -> bool:
-        return self.piece is None
-
-    @property
-    def is_placement(self) -> bool:
-        return self.piece is not None and self.origin is None
-
-    def __repr__(self) -> str:
-        if self.piece is None:
-            return "Move(pass)"
-        return f"Move({self.piece} {self.origin}->{self.dest})"
-
-
-PASS = Move(None, None)
+PositionKey = tuple[tuple[tuple[Hex, tuple[int, ...]], ...], int]
+"""Every stack (cell and piece indices, bottom first) and the side to move (0 White, 1 Black)."""
 
 
 @dataclass(frozen=True, slots=True)
 class _Undo:
     move: Move
     last_moved: Piece | None
+    outcome: Outcome | None
     state: GameState
-    key: tuple | None
+    key: PositionKey | None
 
 
 class Board:
     """A Hive position with its history.
 
     >>> b = Board("Base+MLP")
-    >>> b.push_uhp("wS1"); b.push_uhp("bG1 -wS1")
+    >>> b.push_uhp("wS1")
+    Move(wS1 None->(0, 0))
+    >>> b.push_uhp("bG1 -wS1")
+    Move(bG1 None->(-1, 0))
     >>> b.turn, b.turn_number
     (<Colour.WHITE: 'w'>, 2)
     """
@@ -92,8 +53,10 @@ class Board:
         self._history: list[_Undo] = []
         self._last_moved: Piece | None = None
         self._state = GameState.NOT_STARTED
-        self._seen: Counter[tuple] = Counter()
-        self._in_play = frozenset(self.game_type.bugs)
+        self._outcome: Outcome | None = None
+        self._seen: Counter[PositionKey] = Counter()
+        self._bugs = self.game_type.bugs
+        self._in_play = frozenset(self._bugs)
 
     # ----------------------------------------------------------------- queries
     @property
@@ -114,6 +77,11 @@ class Board:
     @property
     def state(self) -> GameState:
         return self._state
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended on the board (a surrounded Queen, repetition), or None."""
+        return self._outcome
 
     @property
     def move_stack(self) -> list[Move]:
@@ -145,6 +113,13 @@ class Board:
         """Where ``piece`` is, or None while it is in its owner's hand."""
         return self._where[piece.index]
 
+    def cell_of(self, piece: Piece) -> Hex:
+        """Where ``piece``, known to be on the board, is; ``ValueError`` if it is in hand."""
+        cell = self._where[piece.index]
+        if cell is None:
+            raise ValueError(f"{piece} is not on the board")
+        return cell
+
     def is_covered(self, piece: Piece) -> bool:
         cell = self._where[piece.index]
         return cell is not None and self._stacks[cell][-1] is not piece
@@ -162,14 +137,11 @@ class Board:
         """The piece a placement of ``bug`` by ``colour`` puts down (lowest number first)."""
         if bug not in self._in_play:
             return None
-        for number in range(1, bug.count + 1):
-            piece = Piece.get(colour, bug, number)
-            if self._where[piece.index] is None:
-                return piece
-        return None
+        where = self._where
+        return next((piece for piece in Piece.of_kind(colour, bug) if where[piece.index] is None), None)
 
     def queen_placed(self, colour: Colour) -> bool:
-        return self._where[Piece.get(colour, Bug.QUEEN).index] is not None
+        return self._where[Piece.of_kind(colour, Bug.QUEEN)[0].index] is not None
 
     def player_turn(self, colour: Colour | None = None) -> int:
         """How many turns ``colour`` (default: the side to move) has begun, this one included."""
@@ -184,7 +156,7 @@ class Board:
 
     def surrounded(self, colour: Colour) -> bool:
         """Whether ``colour``'s Queen has all six neighbours occupied."""
-        cell = self._where[Piece.get(colour, Bug.QUEEN).index]
+        cell = self._where[Piece.of_kind(colour, Bug.QUEEN)[0].index]
         return cell is not None and all(n in self._stacks for n in neighbours(cell))
 
     # ------------------------------------------------------------------ moves
@@ -206,34 +178,37 @@ class Board:
     def push(self, move: Move) -> None:
         """Play ``move`` (not checked: use ``push_legal`` or ``is_legal`` for untrusted input)."""
         piece = move.piece
+        last = self._last_moved
         if piece is None:
-            undo = _Undo(move, self._last_moved, self._state, None)
             self._last_moved = None
         else:
+            dest = move.dest
+            if dest is None:
+                raise ValueError(f"{move!r} has a piece but no destination")
             origin = self._where[piece.index]
             if origin is not None:
                 stack = self._stacks[origin]
                 stack.pop()
                 if not stack:
                     del self._stacks[origin]
-            move = Move(piece, move.dest, origin)
-            self._stacks.setdefault(move.dest, []).append(piece)
-            self._where[piece.index] = move.dest
-            undo = _Undo(move, self._last_moved, self._state, None)
+            move = Move(piece, dest, origin)
+            self._stacks.setdefault(dest, []).append(piece)
+            self._where[piece.index] = dest
             self._last_moved = piece
+        undo = _Undo(move, last, self._outcome, self._state, None)
         self._history.append(undo)
-        self._state = self._judge()
+        self._outcome = self._judge()
         if self.options.repetition_draw:
             key = self.position_key()
-            self._history[-1] = _Undo(undo.move, undo.last_moved, undo.state, key)
+            self._history[-1] = _Undo(undo.move, undo.last_moved, undo.outcome, undo.state, key)
             self._seen[key] += 1
-            if self._seen[key] >= 3 and not self._state.is_over:
-                self._state = GameState.DRAW
+            if self._seen[key] >= 3 and self._outcome is None:
+                self._outcome = Outcome(Termination.REPETITION, None)
+        self._state = self._outcome.state if self._outcome else GameState.IN_PROGRESS
 
     def push_legal(self, move: Move) -> None:
         """Play ``move`` after checking it; raise ``IllegalMoveError`` with the reason."""
         if not self.is_legal(move):
-            from .explain import IllegalMoveError, why_illegal
             violation = why_illegal(self, move)
             raise IllegalMoveError(move, violation)
         self.push(move)
@@ -246,30 +221,29 @@ class Board:
             self._seen[undo.key] -= 1
             if not self._seen[undo.key]:
                 del self._seen[undo.key]
-        piece = move.piece
-        if piece is not None:
-            stack = self._stacks[move.dest]
+        piece, dest = move.piece, move.dest
+        if piece is not None and dest is not None:  # push gave every piece move a destination
+            stack = self._stacks[dest]
             stack.pop()
             if not stack:
-                del self._stacks[move.dest]
+                del self._stacks[dest]
             if move.origin is not None:
                 self._stacks.setdefault(move.origin, []).append(piece)
             self._where[piece.index] = move.origin
         self._last_moved = undo.last_moved
+        self._outcome = undo.outcome
         self._state = undo.state
         return move
 
-    def _judge(self) -> GameState:
+    def _judge(self) -> Outcome | None:
         white, black = self.surrounded(Colour.WHITE), self.surrounded(Colour.BLACK)
         if white and black:
-            return GameState.DRAW
-        if white:
-            return GameState.BLACK_WINS
-        if black:
-            return GameState.WHITE_WINS
-        return GameState.IN_PROGRESS
+            return Outcome(Termination.BOTH_SURROUNDED, None)
+        if white or black:
+            return Outcome(Termination.QUEEN_SURROUNDED, Colour.BLACK if white else Colour.WHITE)
+        return None
 
-    def position_key(self) -> tuple:
+    def position_key(self) -> PositionKey:
         """A hashable description of the position and the side to move (for repetition)."""
         cells = tuple(sorted((cell, tuple(p.index for p in stack)) for cell, stack in self._stacks.items()))
         return (cells, len(self._history) % 2)
@@ -281,12 +255,10 @@ class Board:
     # -------------------------------------------------------------- notation
     def parse_uhp(self, text: str) -> Move:
         """Parse a UHP MoveString against this position (not checked for legality)."""
-        from .uhp import parse_move
         return parse_move(self, text)
 
     def uhp(self, move: Move) -> str:
         """The canonical UHP MoveString of ``move`` in this position (before it is played)."""
-        from .uhp import format_move
         return format_move(self, move)
 
     def push_uhp(self, text: str) -> Move:
@@ -297,14 +269,25 @@ class Board:
 
     def game_string(self) -> str:
         """The UHP GameString of this game."""
-        from .uhp import format_game_string
         return format_game_string(self)
 
     @classmethod
-    def from_game_string(cls, text: str, options: RuleOptions | None = None) -> "Board":
-        """Build a board by replaying a UHP GameString; illegal moves raise ``ValueError``."""
-        from .uhp import parse_game_string
-        return parse_game_string(text, options)
+    def from_game_string(cls, text: str, options: RuleOptions | None = None, strict: bool = True) -> "Board":
+        """Replay a UHP GameString; ``NotationError`` for an unreadable or illegal move, and
+        (when ``strict``) for a header that disagrees with the moves (see ``rules.uhp``)."""
+        parts = split_game_string(text)
+        board = cls(parts.game_type, options)
+        for number, move_text in enumerate(parts.moves, start=1):
+            if not move_text:
+                continue
+            try:
+                board.push_uhp(move_text)
+            except (NotationError, IllegalMoveError) as exc:
+                raise NotationError(f"GameString move {number} ({move_text[:40]!r}): {exc}") from None
+        disagreement = header_disagreement(board, parts) if strict else None
+        if disagreement is not None:
+            raise NotationError(disagreement)
+        return board
 
     def copy(self) -> "Board":
         """An independent board with the same history."""
@@ -332,6 +315,5 @@ class Board:
         return f"Board({self.game_string()!r})"
 
     def __str__(self) -> str:
-        from .diagram import ascii_diagram
         return ascii_diagram(self)
 

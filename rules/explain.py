@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable
 
-from . import movegen
-from .board import Board, Move
-from .hexgrid import OFFSETS, ORIGIN, Hex, common_neighbours, direction_between, distance, neighbours
+from . import geometry, movegen
+from .hexgrid import OFFSETS, ORIGIN, Hex, direction_between, distance, neighbours
+from .move import Move
 from .pieces import Bug, Colour, Piece
 from .uhp import MARKS, format_move
+
+if TYPE_CHECKING:
+    from .board import Board
 
 Stacks = dict[Hex, list[Piece]]
 
@@ -61,15 +64,6 @@ class Violation:
     message: str
     cells: tuple[Hex, ...] = ()
     bug: Bug | None = None
-
-
-class IllegalMoveError(ValueError):
-    """A move that breaks a rule; ``violation`` says which and why."""
-
-    def __init__(self, move: Move, violation: Violation) -> None:
-        super().__init__(violation.message)
-        self.move = move
-        self.violation = violation
 
 
 @dataclass(frozen=True)
@@ -125,7 +119,7 @@ def explain_cell(board: Board, piece: Piece, cell: Hex) -> Ruling:
         copying = f", moving as the {how.title} it touches" if how is not piece.bug else ""
         return Ruling(piece, cell, True, name, f"{piece} may move to {where}{copying}.")
     thrower = next(t for t in _throwers(board, move.origin) if t is not board.last_moved
-                   and distance(board.position_of(t), cell) == 1)
+                   and distance(board.cell_of(t), cell) == 1)
     return Ruling(piece, cell, True, name,
                   f"{thrower} may move {piece} to {where} with the Pillbug's special ability.")
 
@@ -157,7 +151,7 @@ def _placement(board: Board, piece: Piece, dest: Hex) -> Violation:
     if not occupied:
         return Violation(Rule.FIRST_PLACEMENT,
                          f"The first piece of the game goes in the centre, not at {dest}.", (ORIGIN,))
-    around = [(cell, board.top(cell)) for cell in neighbours(dest) if board.top(cell) is not None]
+    around = [(cell, top) for cell in neighbours(dest) if (top := board.top(cell)) is not None]
     own_placed = any(p.colour is colour for cell in occupied for p in board.stack(cell))
     if not around:
         if not own_placed:
@@ -219,7 +213,7 @@ def _movement(board: Board, piece: Piece, dest: Hex) -> Violation:
         return _throw(board, piece, origin, dest, throwers)
     violation = _own_move(board, piece, origin, dest)
     carried = board.height(origin) == 1 and dest not in board.occupied() and any(
-        distance(board.position_of(t), dest) == 1 for t in throwers)
+        distance(board.cell_of(t), dest) == 1 for t in throwers)
     if violation.rule is Rule.BUG_MOVEMENT and carried:  # beyond its reach: judge it as a throw
         return _throw(board, piece, origin, dest, throwers)
     return violation
@@ -229,29 +223,29 @@ def _own_move(board: Board, piece: Piece, origin: Hex, dest: Hex) -> Violation:
     """Why ``piece`` cannot reach ``dest`` by its own (or a copied) movement."""
     stacks = board.stacks()
     height = len(stacks[origin])
-    if height == 1 and origin in movegen.articulation_points(stacks):
+    if height == 1 and origin in geometry.articulation_points(stacks):
         return Violation(Rule.ONE_HIVE,
                          f"{piece} cannot move: it is the only link between two parts of the hive "
                          "(One Hive rule).", (origin,))
-    _lift(stacks, origin)
-    copies = sorted(movegen.movement_bugs(stacks, origin, piece, height), key=lambda b: b.title)
+    geometry.lift(stacks, origin)
+    copies = sorted(geometry.movement_bugs(stacks, origin, piece, height), key=lambda b: b.title)
     if piece.bug is not Bug.MOSQUITO or height > 1:  # one way of moving
-        found = _creature(board, stacks, piece, copies[0], origin, dest)
-        if piece.bug is Bug.MOSQUITO and found.rule is Rule.BUG_MOVEMENT:
+        only = _creature(board, stacks, piece, copies[0], origin, dest)
+        if piece.bug is Bug.MOSQUITO and only.rule is Rule.BUG_MOVEMENT:
             return Violation(Rule.BUG_MOVEMENT,
                              f"{piece} is on top of the hive, so it moves only as a Beetle until it "
                              f"climbs down: one space at a time, and {_name_cell(board, piece, dest)} "
                              "is not next to it.", (dest,), Bug.MOSQUITO)
-        return found
+        return only
     if not copies:
         return Violation(Rule.BUG_MOVEMENT,
                          f"{piece} touches only Mosquitoes, so it has no creature to copy and "
                          "cannot move.", (origin,), Bug.MOSQUITO)
     found = [_creature(board, stacks, piece, bug, origin, dest) for bug in copies]
     for rule in (Rule.FREEDOM_TO_MOVE, Rule.ONE_HIVE):
-        for violation in found:
-            if violation.rule is rule:
-                return violation
+        for blocked in found:
+            if blocked.rule is rule:
+                return blocked
     titles = _and(bug.title for bug in copies)
     return Violation(Rule.BUG_MOVEMENT,
                      f"{piece} moves only like the creatures it touches ({titles}), and none of "
@@ -326,20 +320,22 @@ def _slider(board: Board, stacks: Stacks, piece: Piece, bug: Bug, origin: Hex,
                          f"{piece} cannot reach {where}: that space is surrounded, and a sliding "
                          "piece cannot get into it (Freedom to Move).", (dest,), bug)
     if bug is Bug.SPIDER:
-        for path in _paths(stacks, origin, 3):
+        for path in geometry.paths(stacks, origin, 3, geometry.contact_steps):
             if path[-1] == dest:
                 return _first_blocked(board, stacks, piece, path) or _unexplained(board, piece, dest)
-        if _relaxed_path(stacks, origin, dest) is None:
+        if dest not in geometry.flood(stacks, origin, geometry.contact_steps):
             return _enclosed(piece, bug, where, dest)
-        steps = _slide_distance(stacks, origin, dest)
+        reached = geometry.flood(stacks, origin)
+        steps = len(geometry.path_to(reached, dest)) - 1 if dest in reached else None
         away = "" if steps is None else f"; that space is {steps} space{'s' * (steps > 1)} away"
         return Violation(Rule.BUG_MOVEMENT,
                          f"{piece} cannot reach {where}: a Spider moves exactly three spaces around "
                          f"the hive, no more, no less, without turning back{away}.", (dest,), bug)
-    path = _relaxed_path(stacks, origin, dest)
-    if path is None:
+    relaxed = geometry.flood(stacks, origin, geometry.contact_steps)
+    if dest not in relaxed:
         return _enclosed(piece, bug, where, dest)
-    reach = set(movegen.ant_moves(stacks, origin)) | {origin}
+    path = geometry.path_to(relaxed, dest)
+    reach = geometry.flood(stacks, origin)
     entry = next(i for i, cell in enumerate(path) if cell not in reach)
     return _step(board, stacks, piece, path[entry - 1], path[entry]) or _unexplained(board, piece, dest)
 
@@ -351,14 +347,9 @@ def _enclosed(piece: Piece, bug: Bug, where: str, dest: Hex) -> Violation:
 
 
 def _ladybug(board: Board, stacks: Stacks, piece: Piece, origin: Hex, dest: Hex) -> Violation:
-    for first in neighbours(origin):
-        if first not in stacks:
-            continue
-        for second in neighbours(first):
-            if second not in stacks or dest not in neighbours(second):
-                continue
-            path = (origin, first, second, dest)
-            return _first_blocked(board, stacks, piece, path) or _unexplained(board, piece, dest)
+    path = next((p for p in geometry.ladybug_paths(stacks, origin, gated=False) if p[-1] == dest), None)
+    if path is not None:
+        return _first_blocked(board, stacks, piece, path) or _unexplained(board, piece, dest)
     return Violation(Rule.BUG_MOVEMENT,
                      f"{piece} cannot reach {_name_cell(board, piece, dest)}: a Ladybug moves "
                      "exactly two spaces on top of the hive and then one down.", (dest,), Bug.LADYBUG)
@@ -366,24 +357,14 @@ def _ladybug(board: Board, stacks: Stacks, piece: Piece, origin: Hex, dest: Hex)
 
 # ---------------------------------------------------------------------- throws
 def _throwers(board: Board, cell: Hex) -> list[Piece]:
-    """The side to move's Pillbugs, and ground Mosquitoes touching a Pillbug, next to ``cell``."""
-    stacks = board.stacks()
-    found = []
-    for n in neighbours(cell):
-        stack = stacks.get(n)
-        if not stack or stack[-1].colour is not board.turn:
-            continue
-        top = stack[-1]
-        if top.bug is Bug.PILLBUG or (top.bug is Bug.MOSQUITO and len(stack) == 1
-                                      and Bug.PILLBUG in movegen.mimicked_bugs(stacks, n)):
-            found.append(top)
-    return found
+    """The side to move's pieces next to ``cell`` that may use the Pillbug's special ability."""
+    return geometry.throwers(board.stacks(), cell, board.turn)
 
 
 def _throw(board: Board, piece: Piece, origin: Hex, dest: Hex, throwers: list[Piece]) -> Violation:
     """Why no Pillbug next to ``piece`` may lift it onto itself and put it down on ``dest``."""
     where = _name_cell(board, piece, dest)
-    near = [t for t in throwers if distance(board.position_of(t), dest) == 1]
+    near = [t for t in throwers if distance(board.cell_of(t), dest) == 1]
     if not near:
         names = _and(str(t) for t in throwers)
         return Violation(Rule.PILLBUG_NOT_ADJACENT,
@@ -397,20 +378,20 @@ def _throw(board: Board, piece: Piece, origin: Hex, dest: Hex, throwers: list[Pi
     if thrower is board.last_moved:
         return Violation(Rule.JUST_MOVED,
                          f"{thrower} was just moved by {board.turn.opponent.title}'s Pillbug, so it "
-                         "may not use the special ability this turn.", (board.position_of(thrower),))
+                         "may not use the special ability this turn.", (board.cell_of(thrower),))
     if board.height(origin) > 1:
         return Violation(Rule.PILLBUG_STACKED,
                          f"{thrower} cannot move {piece}: a Pillbug may not move a piece that is part "
                          "of a stack.", (origin,), Bug.PILLBUG)
     stacks = board.stacks()
-    if origin in movegen.articulation_points(stacks):
+    if origin in geometry.articulation_points(stacks):
         return Violation(Rule.PILLBUG_SPLIT,
                          f"{thrower} cannot move {piece}: {piece} is the only link between two parts "
                          "of the hive (One Hive rule).", (origin,), Bug.PILLBUG)
-    _lift(stacks, origin)
-    centre = board.position_of(thrower)
+    geometry.lift(stacks, origin)
+    centre = board.cell_of(thrower)
     for a, b in ((origin, centre), (centre, dest)):
-        gate = _gate(stacks, a, b)
+        gate = geometry.gate(stacks, a, b)
         if gate is not None:
             names = _and(str(stacks[cell][-1]) for cell in gate)
             return Violation(Rule.PILLBUG_GATE,
@@ -421,29 +402,16 @@ def _throw(board: Board, piece: Piece, origin: Hex, dest: Hex, throwers: list[Pi
 
 
 # ------------------------------------------------------------------- geometry
-def _lift(stacks: Stacks, cell: Hex) -> None:
-    stacks[cell].pop()
-    if not stacks[cell]:
-        del stacks[cell]
-
-
-def _gate(stacks: Stacks, a: Hex, b: Hex) -> tuple[Hex, Hex] | None:
-    """The two cells blocking a step from ``a`` to its neighbour ``b``, if they are too high."""
-    left, right = common_neighbours(a, b)
-    low = min(len(stacks.get(left, ())), len(stacks.get(right, ())))
-    return (left, right) if low > max(len(stacks.get(a, ())), len(stacks.get(b, ()))) else None
-
-
 def _step(board: Board, stacks: Stacks, piece: Piece, a: Hex, b: Hex) -> Violation | None:
     """What forbids one step of ``piece`` from ``a`` to ``b`` (gate, or losing touch), if anything."""
-    gate = _gate(stacks, a, b)
+    gate = geometry.gate(stacks, a, b)
     if gate is not None:
         names = _and(str(stacks[cell][-1]) for cell in gate)
         return Violation(Rule.FREEDOM_TO_MOVE,
                          f"{piece} cannot get to {_name_cell(board, piece, b)}: the gap between "
                          f"{names} is too narrow (Freedom to Move).", gate, piece.bug)
     ground = a not in stacks and b not in stacks
-    if ground and not any(cell in stacks for cell in common_neighbours(a, b)):
+    if ground and not geometry.keeps_touch(stacks, a, b):
         return Violation(Rule.ONE_HIVE,
                          f"{piece} cannot slide to {_name_cell(board, piece, b)}: it would lose touch "
                          "with the hive on the way (One Hive rule).", (b,))
@@ -459,54 +427,10 @@ def _first_blocked(board: Board, stacks: Stacks, piece: Piece,
     return None
 
 
-def _contact_steps(stacks: Stacks, cell: Hex) -> Iterator[Hex]:
-    """Empty neighbours a ground piece could slide to if no gate were too narrow."""
-    for n in neighbours(cell):
-        if n not in stacks and any(c in stacks for c in common_neighbours(cell, n)):
-            yield n
-
-
-def _paths(stacks: Stacks, origin: Hex, length: int) -> Iterator[tuple[Hex, ...]]:
-    """Sliding paths of exactly ``length`` steps ignoring gates, never revisiting a cell."""
-    paths = [(origin,)]
-    for _ in range(length):
-        paths = [p + (n,) for p in paths for n in _contact_steps(stacks, p[-1]) if n not in p]
-    yield from paths
-
-
-def _relaxed_path(stacks: Stacks, origin: Hex, dest: Hex) -> tuple[Hex, ...] | None:
-    """A shortest sliding path ignoring gates, or None."""
-    parent: dict[Hex, Hex | None] = {origin: None}
-    todo = [origin]
-    for cell in todo:
-        for n in _contact_steps(stacks, cell):
-            if n not in parent:
-                parent[n] = cell
-                todo.append(n)
-    if dest not in parent:
-        return None
-    path = [dest]
-    while parent[path[-1]] is not None:
-        path.append(parent[path[-1]])
-    return tuple(reversed(path))
-
-
-def _slide_distance(stacks: Stacks, origin: Hex, dest: Hex) -> int | None:
-    """Fewest real slides from ``origin`` to ``dest`` (gates respected), or None."""
-    seen = {origin: 0}
-    todo = [origin]
-    for cell in todo:
-        for n in movegen.slides(stacks, cell):
-            if n not in seen:
-                seen[n] = seen[cell] + 1
-                todo.append(n)
-    return seen.get(dest)
-
-
 def _straight_line(origin: Hex, dest: Hex) -> list[Hex] | None:
     """The cells strictly between ``origin`` and ``dest`` if they share a row, else None."""
     for dq, dr in OFFSETS:
-        cells = []
+        cells: list[Hex] = []
         q, r = origin[0] + dq, origin[1] + dr
         for _ in range(distance(origin, dest)):
             if (q, r) == dest:
@@ -520,10 +444,10 @@ def _reaching_bug(stacks: Stacks, piece: Piece, origin: Hex, dest: Hex) -> Bug |
     """The creature whose movement takes ``piece`` from ``origin`` to ``dest`` (its own, or
     one a Mosquito copies), or None."""
     height = len(stacks[origin])
-    if height == 1 and origin in movegen.articulation_points(stacks):
+    if height == 1 and origin in geometry.articulation_points(stacks):
         return None
-    _lift(stacks, origin)
-    bugs = sorted(movegen.movement_bugs(stacks, origin, piece, height), key=lambda b: b.title)
+    geometry.lift(stacks, origin)
+    bugs = sorted(geometry.movement_bugs(stacks, origin, piece, height), key=lambda b: b.title)
     return next((bug for bug in bugs if dest in movegen.MOVERS[bug](stacks, origin)), None)
 
 

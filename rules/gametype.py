@@ -24,7 +24,7 @@ class GameType:
             raise ValueError(f"{text!r} is not a game type (expected Base, Base+M, ..., Base+MLP)")
         found: set[Bug] = set()
         for letter in letters:
-            bug = next((b for b, l in _LETTERS.items() if l == letter), None)
+            bug = next((b for b, code in _LETTERS.items() if code == letter), None)
             if bug is None or bug in found:
                 raise ValueError(f"{text!r} is not a game type: bad expansion letter {letter!r}")
             found.add(bug)

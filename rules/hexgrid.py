@@ -35,10 +35,19 @@ class Direction(IntEnum):
 OFFSETS: tuple[Hex, ...] = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
 
 
-def neighbours(cell: Hex) -> list[Hex]:
-    """The six cells around ``cell``, clockwise from east."""
-    q, r = cell
-    return [(q + 1, r), (q, r + 1), (q - 1, r + 1), (q - 1, r), (q, r - 1), (q + 1, r - 1)]
+_NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
+
+
+def neighbours(cell: Hex) -> tuple[Hex, ...]:
+    """The six cells around ``cell``, clockwise from east (remembered: move generation asks
+    for the same few hundred cells millions of times)."""
+    found = _NEIGHBOURS.get(cell)
+    if found is None:
+        if len(_NEIGHBOURS) > 100_000:  # far-off cells asked about one by one: start again
+            _NEIGHBOURS.clear()
+        q, r = cell
+        found = _NEIGHBOURS[cell] = ((q + 1, r), (q, r + 1), (q - 1, r + 1), (q - 1, r), (q, r - 1), (q + 1, r - 1))
+    return found
 
 
 def step(cell: Hex, direction: int) -> Hex:

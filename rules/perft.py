@@ -29,6 +29,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the count at each depth; a bad game type, GameString or depth raises ``ValueError``."""
+    if args.depth < 0:
+        raise ValueError(f"depth must be 0 or more, not {args.depth}")
     text = args.game_type
     board = Board.from_game_string(text) if ";" in text else Board(text)
     for depth in range(args.depth + 1):

@@ -7,7 +7,9 @@ Both write the tag pairs ``[GameType "Base+MLP"]``, ``[Date "2026.11.22"]``, ``[
 the last line. Mzinga attaches a ``{...}`` line to the move before it, so hivecam writes
 each move's time, mark and comment there: ``{[%time 83.5] [%mark override] arbiter's call}``.
 A result the board does not show (a resignation, say) gets ``[Termination "resignation"]``;
-older rule options get ``[QueenMayOpen "true"]`` / ``[RepetitionDraw "true"]``.
+older rule options get ``[QueenMayOpen "true"]`` / ``[RepetitionDraw "true"]``. A move an
+arbiter kept against the rules stays in the game with ``[%mark override]`` in its comment:
+hivecam replays it; an engine that knows only the rules will stop there.
 
 Reading also accepts the chess results ``1-0``, ``0-1``, ``1/2-1/2`` and ``*``, moves without
 numbers, several numbered moves on one line, a byte-order mark and CRLF line ends.
@@ -18,10 +20,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .board import GameState
-from .explain import IllegalMoveError
 from .gametype import GameType, RuleOptions
-from .record import DERIVED_TAGS, STANDARD_TAGS, Ending, GameRecord, Timestamp
+from .move import GameState, IllegalMoveError, NotationError, Outcome, Termination
+from .record import DERIVED_TAGS, STANDARD_TAGS, GameRecord, Timestamp
 
 _RESULTS = {
     "WhiteWins": GameState.WHITE_WINS, "1-0": GameState.WHITE_WINS,
@@ -31,11 +32,12 @@ _RESULTS = {
 }
 _OPTION_TAGS = {"QueenMayOpen": "queen_may_open", "RepetitionDraw": "repetition_draw"}
 _TAG = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-_NUMBER = re.compile(r"(\d+)\.+(.*)")
+_NUMBER = re.compile(r"([0-9]+)\.+(.*)")
+_MAX_NUMBER_DIGITS = 9
 _COMMAND = re.compile(r"\[%(time|mark)\s+([^\]]*)\]")
 
 
-class PgnError(ValueError):
+class PgnError(NotationError):
     """A PGN file that cannot be read; the message names the line and the problem."""
 
 
@@ -45,8 +47,8 @@ def format_pgn(record: GameRecord) -> str:
     result = record.result
     tags = {"GameType": str(record.game_type), **{t: record.tags.get(t, "") for t in STANDARD_TAGS},
             "Result": result.value}
-    if record.ending is not None:
-        tags["Termination"] = record.ending.value
+    if record.declared is not None:
+        tags["Termination"] = record.declared.termination.value
     for tag, option in _OPTION_TAGS.items():
         if getattr(record.options, option):
             tags[tag] = "true"
@@ -87,8 +89,12 @@ def _format_timestamp(value: Timestamp) -> str:
 class _Entry:
     line: int
     number: int | None
-    text: str
+    words: list[str]
     comments: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.words)
 
 
 @dataclass
@@ -116,7 +122,10 @@ def parse_pgn(text: str, options: RuleOptions | None = None) -> GameRecord:
                 record.set_tag(name, value)
             except ValueError as exc:
                 raise PgnError(f"line {line}: {exc}") from None
-    record.comment = "\n".join(parsed.game_comments)
+    try:
+        record.comment = "\n".join(parsed.game_comments)
+    except ValueError as exc:
+        raise PgnError(f"line 1: the comment before the moves: {exc}") from None
     for ply, entry in enumerate(parsed.entries, start=1):
         _append(record, ply, entry)
     _settle_result(record, parsed)
@@ -135,28 +144,32 @@ def _options(tags: dict[str, tuple[str, int]]) -> RuleOptions:
 
 
 def _scan(text: str) -> _Parsed:
-    """Tags, moves with their comments, and the result token, with line numbers."""
+    """Tags, moves with their comments, and the result token, with line numbers.
+
+    Linear in the text: each line is walked once by index, never re-sliced per comment.
+    """
     parsed = _Parsed()
     comment: list[str] | None = None  # the lines of a comment still open
     comment_line = 0
     for number, raw in enumerate(text.splitlines(), start=1):
-        rest = raw
-        if comment is None and raw.strip().startswith("["):
+        if comment is None and raw.lstrip().startswith("["):
             _scan_text(parsed, raw, number)  # a tag: braces in its value are text
             continue
+        pos = 0
         while True:
             if comment is not None:
-                body, closed, rest = rest.partition("}")
-                comment.append(body)
-                if not closed:
+                close = raw.find("}", pos)
+                if close < 0:
+                    comment.append(raw[pos:])
                     break
+                comment.append(raw[pos:close])
                 _attach_comment(parsed, "\n".join(comment).strip())
-                comment = None
-            before, opened, after = rest.partition("{")
-            _scan_text(parsed, before, number)
-            if not opened:
+                comment, pos = None, close + 1
+            opening = raw.find("{", pos)
+            _scan_text(parsed, raw[pos:] if opening < 0 else raw[pos:opening], number)
+            if opening < 0:
                 break
-            comment, comment_line, rest = [], number, after
+            comment, comment_line, pos = [], number, opening + 1
     if comment is not None:
         raise PgnError(f"line {comment_line}: a comment opened with '{{' is never closed")
     return parsed
@@ -167,7 +180,7 @@ def _scan_text(parsed: _Parsed, text: str, line: int) -> None:
     if not text:
         return
     if parsed.result is not None:
-        raise PgnError(f"line {line}: {text!r} follows the result {parsed.result[0]!r} "
+        raise PgnError(f"line {line}: {text[:40]!r} follows the result {parsed.result[0]!r} "
                        "(one game per file)")
     if text.startswith("["):
         _scan_tag(parsed, text, line)
@@ -176,18 +189,20 @@ def _scan_text(parsed: _Parsed, text: str, line: int) -> None:
     for token in text.split():
         numbered = _NUMBER.fullmatch(token)
         if numbered:
-            current = _Entry(line, int(numbered.group(1)), numbered.group(2))
+            if len(numbered.group(1)) > _MAX_NUMBER_DIGITS:
+                raise PgnError(f"line {line}: move number {numbered.group(1)[:12]}... is too large")
+            current = _Entry(line, int(numbered.group(1)), [numbered.group(2)] if numbered.group(2) else [])
             parsed.entries.append(current)
-        elif token in _RESULTS and (current is None or current.text):
+        elif token in _RESULTS and (current is None or current.words):
             parsed.result = (token, line)
         elif parsed.result is not None:
-            raise PgnError(f"line {line}: {token!r} follows the result {parsed.result[0]!r}")
+            raise PgnError(f"line {line}: {token[:40]!r} follows the result {parsed.result[0]!r}")
         elif current is None:
-            current = _Entry(line, None, token)
+            current = _Entry(line, None, [token])
             parsed.entries.append(current)
         else:
-            current.text = f"{current.text} {token}".strip()
-    if current is not None and not current.text:
+            current.words.append(token)
+    if current is not None and not current.words:
         raise PgnError(f"line {line}: move number {current.number} has no move after it")
 
 
@@ -209,7 +224,8 @@ def _attach_comment(parsed: _Parsed, comment: str) -> None:
 
 
 def _append(record: GameRecord, ply: int, entry: _Entry) -> None:
-    where = f"line {entry.line}: move {ply} ({entry.text!r})"
+    shown = entry.text if len(entry.text) <= 40 else entry.text[:40] + "..."
+    where = f"line {entry.line}: move {ply} ({shown!r})"
     if entry.number is not None and entry.number != ply:
         raise PgnError(f"{where} is numbered {entry.number}; moves are numbered by half-move from 1")
     timestamp: Timestamp | None = None
@@ -259,7 +275,7 @@ def _settle_result(record: GameRecord, parsed: _Parsed) -> None:
         if termination is not None:
             raise PgnError(f"line {termination[1]}: [Termination] given, but no finished result")
         return
-    outcome, _, line = next(s for s in stated if s[0] in outcomes)
+    outcome, line = next((s, line) for s, _, line in stated if s in outcomes and s is not None)
     if board_state.is_over:
         if outcome is not board_state:
             raise PgnError(f"line {line}: the result {outcome.value} contradicts the moves, "
@@ -268,7 +284,7 @@ def _settle_result(record: GameRecord, parsed: _Parsed) -> None:
             raise PgnError(f"line {termination[1]}: [Termination] given, but the game ended on the board")
         return
     try:
-        ending = Ending(termination[0]) if termination else Ending.REPORTED
-        record.declare(outcome, ending)
+        ending = Termination(termination[0]) if termination else Termination.REPORTED
+        record.declare(Outcome.from_state(outcome, ending))
     except ValueError as exc:
         raise PgnError(f"line {termination[1] if termination else line}: {exc}") from None

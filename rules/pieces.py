@@ -9,11 +9,14 @@ bug letter, and a number only for bugs a player owns more than one of (``wQ``,
 from __future__ import annotations
 
 from enum import Enum
+from typing import Callable
 
 
 class Colour(Enum):
     WHITE = "w"
     BLACK = "b"
+
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C (move generation)
 
     @property
     def opponent(self) -> "Colour":
@@ -35,6 +38,8 @@ class Bug(Enum):
     MOSQUITO = "M"
     LADYBUG = "L"
     PILLBUG = "P"
+
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C (move generation)
 
     @property
     def count(self) -> int:
@@ -64,6 +69,7 @@ class Piece:
 
     __slots__ = ("colour", "bug", "number", "name", "index")
     _by_name: dict[str, "Piece"] = {}
+    _by_kind: dict[tuple[Colour, Bug], tuple["Piece", ...]] = {}
     ALL: tuple["Piece", ...] = ()
 
     colour: Colour
@@ -84,6 +90,11 @@ class Piece:
         return cls._by_name[colour.value + bug.value + (str(number) if bug.count > 1 else "")]
 
     @classmethod
+    def of_kind(cls, colour: Colour, bug: Bug) -> tuple["Piece", ...]:
+        """``colour``'s pieces of ``bug``, in numbering order (the order they enter)."""
+        return cls._by_kind[colour, bug]
+
+    @classmethod
     def parse(cls, text: str) -> "Piece":
         """Parse a UHP piece name such as ``wA1`` or ``bQ``; ``wQ1`` and ``bM1`` are accepted too."""
         name = text.strip()
@@ -99,18 +110,19 @@ class Piece:
 
     __str__ = __repr__
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[[str], "Piece"], tuple[str]]:
         return (Piece.parse, (self.name,))
 
 
 def _make_all() -> tuple[Piece, ...]:
-    made = []
+    made: list[Piece] = []
     for colour in Colour:
         for bug in Bug:
             for number in range(1, bug.count + 1):
                 piece = Piece(colour, bug, number, len(made))
                 Piece._by_name[piece.name] = piece
                 made.append(piece)
+            Piece._by_kind[colour, bug] = tuple(made[-bug.count:])
     return tuple(made)
 
 

@@ -11,6 +11,8 @@ replayed position. An arbiter's ruling can force a move the engine rejects: appe
 (-1, 0)
 >>> record.resign(Colour.WHITE); record.result
 <GameState.BLACK_WINS: 'BlackWins'>
+>>> record.to_game_string()
+'Base;BlackWins;White[2];wS1;bG1 -wS1'
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from datetime import datetime
 from enum import Enum
 from typing import Iterator
 
-from .board import Board, GameState, Move
+from .board import Board
 from .gametype import GameType, RuleOptions
+from .move import GameState, Move, Outcome, Termination
 from .pieces import Colour
+from .uhp import format_game_string, split_game_string
 
 # Tags every record has (empty until set), in the order Mzinga writes them.
 STANDARD_TAGS = ("Date", "Event", "Site", "Round", "White", "Black")
@@ -38,16 +42,6 @@ class Mark(Enum):
 
     OVERRIDE = "override"  # an arbiter made the players keep a move the engine rejects
     CORRECTION = "correction"  # a person fixed a move the camera misread
-
-
-class Ending(Enum):
-    """How a game ended when the position on the board does not show it."""
-
-    RESIGNATION = "resignation"
-    AGREEMENT = "agreement"  # an agreed draw
-    TIME = "time forfeit"
-    ADJUDICATION = "adjudication"  # an arbiter's decision
-    REPORTED = "reported"  # the source states a result and does not say why
 
 
 @dataclass(frozen=True)
@@ -72,7 +66,7 @@ class GameRecord:
             self.set_tag(name, value)
         self.moves: list[RecordedMove] = []
         self._comment = ""
-        self._declared: tuple[GameState, Ending] | None = None
+        self._declared: Outcome | None = None
 
     @property
     def game_type(self) -> GameType:
@@ -141,46 +135,44 @@ class GameRecord:
         return self.moves.pop()
 
     # ----------------------------------------------------------------- result
-    def declare(self, state: GameState, ending: Ending) -> None:
+    def declare(self, outcome: Outcome) -> None:
         """End the game off the board: resignation, agreed draw, time, arbiter, or as reported."""
         if self._board.state.is_over:
             raise ValueError(f"the game is already over on the board ({self._board.state.value})")
-        if not state.is_over:
-            raise ValueError(f"{state.value} is not a result a game can be declared to end in")
-        if ending is Ending.RESIGNATION and state is GameState.DRAW:
-            raise ValueError("a resignation cannot end in a draw")
-        if ending is Ending.AGREEMENT and state is not GameState.DRAW:
-            raise ValueError("only a draw can be agreed")
-        self._declared = (state, ending)
+        if outcome.termination.on_board:
+            raise ValueError(f"{outcome.termination.value} is shown by the board, not declared")
+        self._declared = outcome
 
     def resign(self, colour: Colour) -> None:
         """``colour`` resigns: the opponent wins."""
-        winner = colour.opponent
-        self.declare(GameState.WHITE_WINS if winner is Colour.WHITE else GameState.BLACK_WINS,
-                     Ending.RESIGNATION)
+        self.declare(Outcome(Termination.RESIGNATION, colour.opponent))
 
     def agree_draw(self) -> None:
-        self.declare(GameState.DRAW, Ending.AGREEMENT)
+        self.declare(Outcome(Termination.AGREEMENT, None))
 
     def withdraw_result(self) -> None:
         """Forget a declared result (e.g. a resignation entered by mistake)."""
         self._declared = None
 
     @property
-    def result(self) -> GameState:
-        """The outcome: the board's when the game ended there, else any declared one."""
-        if self._declared is not None:
-            return self._declared[0]
-        return self._board.state
+    def outcome(self) -> Outcome | None:
+        """How the game ended: on the board, or as declared; None while it goes on."""
+        return self._board.outcome or self._declared
 
     @property
-    def ending(self) -> Ending | None:
-        """How a declared result came about; None when the board decides (or nothing yet)."""
-        return self._declared[1] if self._declared else None
+    def declared(self) -> Outcome | None:
+        """The result declared off the board (resignation, agreement, ...), if any."""
+        return self._declared
+
+    @property
+    def result(self) -> GameState:
+        """The game's state: its outcome's once it is over, else the board's."""
+        outcome = self.outcome
+        return outcome.state if outcome else self._board.state
 
     def _describe_declared(self) -> str:
-        state, ending = self._declared  # type: ignore[misc]
-        return f"{state.value} by {ending.value}"
+        assert self._declared is not None
+        return f"{self._declared.state.value} by {self._declared.termination.value}"
 
     # -------------------------------------------------------------- positions
     def board(self) -> Board:
@@ -192,8 +184,37 @@ class GameRecord:
         return self._board.replay()
 
     def to_game_string(self) -> str:
-        """The UHP GameString of the moves (the board's state, not a declared result)."""
-        return self._board.game_string()
+        """The UHP GameString of the game, its state the record's result (so a resignation reads
+        ``WhiteWins``, as in PGN). UHP cannot hold a move an arbiter allowed against the rules, so
+        the string stops before the first override (``game_string_note`` says so)."""
+        cut = self._first_override()
+        if cut is None:
+            return format_game_string(self._board, self.result)
+        board = Board(self.game_type, self.options)
+        for entry in self.moves[:cut]:
+            board.push(entry.move)
+        return format_game_string(board)
+
+    def game_string_note(self) -> str | None:
+        """Why ``to_game_string`` stops short of the whole game, or None when it does not."""
+        cut = self._first_override()
+        if cut is None:
+            return None
+        return (f"The GameString stops before move {cut + 1} ({self.moves[cut].uhp}), which an arbiter "
+                "allowed against the rules: UHP cannot record it. The PGN holds the whole game.")
+
+    def _first_override(self) -> int | None:
+        return next((i for i, entry in enumerate(self.moves) if entry.mark is Mark.OVERRIDE), None)
+
+    @classmethod
+    def from_game_string(cls, text: str, options: RuleOptions | None = None, **tags: str) -> "GameRecord":
+        """A record of a GameString's moves (read leniently, see ``rules.uhp``); a finished state
+        the moves do not show is kept as a reported result."""
+        stated = split_game_string(text).state
+        record = cls.from_board(Board.from_game_string(text, options, strict=False), **tags)
+        if stated.is_over and not record.result.is_over:
+            record.declare(Outcome.from_state(stated, Termination.REPORTED))
+        return record
 
     @classmethod
     def from_board(cls, board: Board, **tags: str) -> "GameRecord":

@@ -14,8 +14,10 @@ import time
 from dataclasses import dataclass
 
 from . import movegen
-from .board import PASS, Board, GameState, Move
+from .geometry import articulation_points
+from .board import Board
 from .hexgrid import Hex, neighbours
+from .move import PASS, GameState, Move
 from .pieces import Bug, Colour, Piece
 
 WIN = 1_000_000
@@ -58,7 +60,7 @@ def best_move(board: Board, depth: int | None = None, seconds: float | None = No
 def evaluate(board: Board) -> int:
     """A static score of the position for the side to move (positive: better for it)."""
     stacks = board.stacks()
-    cut = movegen.articulation_points(stacks)
+    cut = articulation_points(stacks)
     us = board.turn
     score = _mobility(board)
     board.push(PASS)
@@ -86,7 +88,8 @@ def _pinned(stacks: dict[Hex, list[Piece]], cut: set[Hex], colour: Colour) -> in
 
 def _mobility(board: Board) -> int:
     """Movement options of the side to move: movable pieces, and moves in a smaller measure."""
-    moves = [m for m in movegen.generate(board) if not m.is_placement and m.piece.colour is board.turn]
+    moves = [m for m in movegen.generate(board) if m.piece is not None and m.origin is not None
+             and m.piece.colour is board.turn]
     return MOVABLE * len({m.piece for m in moves}) + PER_MOVE * min(len(moves), 60)
 
 
@@ -99,7 +102,7 @@ class _Search:
     def run(self, max_depth: int) -> SearchResult:
         board = self.board
         moves = self._ordered(board.legal_moves)
-        winner = GameState.WHITE_WINS if board.turn is Colour.WHITE else GameState.BLACK_WINS
+        winner = GameState.won_by(board.turn)
         for move in moves:
             board.push(move)
             won = board.state is winner
@@ -124,6 +127,7 @@ class _Search:
                 if depth == 1 and best is not None:
                     result = SearchResult(best, score, 0, self.nodes)
                 break
+            assert best is not None  # the loop ran: there is more than one move
             result = SearchResult(best, score, depth, self.nodes)
             moves = [best] + [m for m in moves if m != best]
             if abs(score) > WIN - MAX_DEPTH:
@@ -139,7 +143,7 @@ class _Search:
         if state.is_over:
             if state is GameState.DRAW:
                 return 0
-            mover_won = (state is GameState.WHITE_WINS) == (board.turn is Colour.WHITE)
+            mover_won = state.winner is board.turn
             return WIN - ply if mover_won else -(WIN - ply)
         if depth == 0:
             return evaluate(board)

@@ -18,14 +18,15 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .board import PASS, Board, GameState, Move
+from .board import Board
 from .gametype import GameType, RuleOptions
 from .hexgrid import Hex
+from .move import PASS, GameState, Move, NotationError, Outcome, Termination
 from .pieces import Bug, Colour, Piece
-from .record import Ending, GameRecord
+from .record import GameRecord
 
 
-class SgfError(ValueError):
+class SgfError(NotationError):
     """An SGF file that cannot be imported; the message names the line and the problem."""
 
 
@@ -147,7 +148,7 @@ def _stated_result(text: str, names: dict[Colour, str]) -> GameState | None:
             loose = [c for c, n in names.items() if _name_key(n) == _name_key(winner)]
             match = exact if len(exact) == 1 else loose
             if len(match) == 1:
-                return GameState.WHITE_WINS if match[0] is Colour.WHITE else GameState.BLACK_WINS
+                return GameState.won_by(match[0])
     return None
 
 
@@ -174,6 +175,7 @@ class _Turn:
 
 
 _PLAYER = re.compile(r"P([01])")
+_DIGITS = re.compile(r"[0-9]{1,15}")  # clocks (ms) and rows: ASCII digits of a sane length
 # Commands that move no piece: ending the turn, passing, resigning, and draw offers.
 _OTHER_COMMANDS = {"done", "pass", "resign", "acceptdraw", "offerdraw", "declinedraw"}
 
@@ -185,7 +187,7 @@ def _actions(nodes: list[_Node]) -> tuple[dict[str, str], dict[int, str], list[_
     actions: list[_Action] = []
     for node in nodes:
         clock = next((v for k, v in node.props if k == "TM"), None)
-        if clock is not None and not clock.strip().isdigit():
+        if clock is not None and not _DIGITS.fullmatch(clock.strip()):
             raise SgfError(f"{node.where()}: TM[{clock}] is not a number of milliseconds")
         for key, value in node.props:
             player = _PLAYER.fullmatch(key)
@@ -197,7 +199,7 @@ def _actions(nodes: list[_Node]) -> tuple[dict[str, str], dict[int, str], list[_
             if not words:
                 raise SgfError(f"{node.where()}: empty {key}[]")
             if words[0] == "id":
-                names[int(player.group(1))] = value.strip()[2:].strip().strip('"')
+                names[int(player.group(1))] = " ".join(value.strip()[2:].strip().strip('"').split())
             elif words[0] == "time":
                 header[f"{key}time"] = " ".join(words[1:])
             elif words[0].isdigit() and len(words) > 1:
@@ -242,7 +244,7 @@ class _Replay:
         return Colour.WHITE if player == self.white else Colour.BLACK
 
     def cell(self, action: _Action, col: str, row: str) -> Hex:
-        if not re.fullmatch(r"[A-Za-z]", col) or not row.isdigit():
+        if not re.fullmatch(r"[A-Za-z]", col) or not _DIGITS.fullmatch(row):
             raise SgfError(f"{action.node.where()}: {col} {row} is not a board cell (letter and number)")
         raw = (ord(col.upper()) - ord("A"), -int(row))
         if self.origin is None:
@@ -367,7 +369,7 @@ def read_sgf(text: str) -> GameRecord:
     for key, tag in (("DT", "SgfDate"), ("GN", "SgfGameName"), ("RE", "SgfResult"),
                      (f"P{white}time", "WhiteTime"), (f"P{1 - white}time", "BlackTime")):
         if header.get(key):
-            record.set_tag(tag, header[key])
+            record.set_tag(tag, " ".join(header[key].split()))  # a tag is one line
     replay = _Replay(record, white)
     for turn in turns:
         replay.play(turn)
@@ -375,7 +377,7 @@ def read_sgf(text: str) -> GameRecord:
     if stated is not None and record.result.is_over and stated is not record.result:
         raise SgfError(f"RE[{header['RE']}] does not match how the moves end ({record.result.value})")
     if stated is not None and not record.result.is_over:
-        record.declare(stated, Ending.REPORTED)
+        record.declare(Outcome.from_state(stated, Termination.REPORTED))
     return record
 
 

@@ -2,7 +2,9 @@
 MzingaViewer can play against hivecam or use its referee.
 
 Every reply ends with ``ok``; errors are ``err <message>``, rejected moves
-``invalidmove <the rule broken>``. Replies that start, change or report the game print
+``invalidmove <why>`` (a MoveString that cannot be read in this position, or the rule broken).
+GameStrings are read as other engines read them: the moves are the truth, a stale header is
+ignored (see ``rules.uhp`` for strict and lenient reading). Replies that start, change or report the game print
 its GameString. Defaults: 2024 rules (no Queen on the first turn), no repetition draw.
 """
 
@@ -15,9 +17,8 @@ from dataclasses import replace
 
 from . import search
 from .board import Board
-from .explain import IllegalMoveError
 from .gametype import GameType, RuleOptions
-from .uhp import NotationError
+from .move import IllegalMoveError, NotationError
 
 ENGINE_ID = "id hivecam v0.1.0"
 CAPABILITIES = "Mosquito;Ladybug;Pillbug"
@@ -44,6 +45,15 @@ class UhpEngine:
     def greeting(self) -> list[str]:
         """What the engine prints when it starts: its ``info`` reply."""
         return [ENGINE_ID, CAPABILITIES, "ok"]
+
+    def handle_bytes(self, raw: bytes) -> list[str]:
+        """Like ``handle`` for a raw input line: one that is not UTF-8 gets ``err``, never a crash."""
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return [f"err input byte {exc.start + 1} of this line (0x{raw[exc.start]:02x}) is not UTF-8 "
+                    "text; the line was ignored", "ok"]
+        return self.handle(line)
 
     def handle(self, line: str) -> list[str]:
         """Carry out one command line and return the reply lines (empty after ``exit``)."""
@@ -91,15 +101,19 @@ class UhpEngine:
     def _newgame(self, rest: str) -> list[str]:
         if not rest:
             self.board = Board(GameType(), self.options)
-        elif ";" in rest:
-            self.board = Board.from_game_string(rest, self.options)
+        elif ";" in rest:  # the moves are the truth; a stale header is ignored
+            self.board = Board.from_game_string(rest, self.options, strict=False)
         else:
             self.board = Board(GameType.parse(rest), self.options)
         return [self.board.game_string()]
 
     def _play(self, text: str) -> list[str]:
         board = self._game_in_progress()
-        board.push_legal(board.parse_uhp(text))  # IllegalMoveError names the rule broken
+        try:
+            move = board.parse_uhp(text)
+        except NotationError as exc:  # a move that names no piece or cell it may go to
+            return [f"invalidmove {_one_line(str(exc))}"]
+        board.push_legal(move)  # IllegalMoveError names the rule broken
         return [board.game_string()]
 
     def _bestmove(self, args: list[str]) -> list[str]:
@@ -196,8 +210,8 @@ def run(args: argparse.Namespace) -> int:
     engine = UhpEngine(RuleOptions(queen_may_open=args.queen_may_open,
                                    repetition_draw=args.repetition_draw))
     _write(engine.greeting())
-    for line in sys.stdin:
-        _write(engine.handle(line))
+    for raw in sys.stdin.buffer:  # bytes, so that undecodable input is answered, not fatal
+        _write(engine.handle_bytes(raw))
         if engine.finished:
             break
     return 0

@@ -127,7 +127,8 @@ def create_app(service: GameService, control: Control, live: Any = None, enrollm
                  for n, m in enumerate(record.moves, start=1)]
         return jsonify(id=game_id, game_type=str(record.game_type), result=record.result.value,
                        players={"w": record.tags.get("White", ""), "b": record.tags.get("Black", "")},
-                       game_string=record.to_game_string(), moves=moves,
+                       game_string=record.to_game_string(), game_string_note=record.game_string_note(),
+                       moves=moves,
                        positions=[position(board) for board in record.boards()])
 
     @app.get("/api/games/<int:game_id>/pgn")

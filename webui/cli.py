@@ -2,6 +2,8 @@
 
 A subcommand's module is imported only when that subcommand runs, so ``hivecam perft``
 never loads OpenCV. Each module provides ``configure(parser)`` and ``run(args) -> int``.
+Bad input that a command does not answer itself (a ``ValueError``, notation errors included,
+or an ``OSError``) is answered here: one line on stderr, exit status 2, no traceback.
 """
 
 from __future__ import annotations
@@ -49,6 +51,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(module.run(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except (ValueError, OSError) as exc:
+        print(f"hivecam {name}: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

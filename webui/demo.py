@@ -15,7 +15,8 @@ from typing import Callable
 
 import numpy as np
 
-from rules.board import Board, Move
+from rules.board import Board
+from rules.move import Move
 from rules.gametype import RuleOptions
 from rules.hexgrid import Hex
 from rules.pgn import parse_pgn

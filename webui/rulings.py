@@ -23,7 +23,9 @@ def load_position(text: str) -> Board:
     plies = text.count(";") - 2 if game_string else len(_MOVE_NUMBER.findall(text))
     if plies > MAX_PLIES:
         raise ValueError(f"this game has {plies} moves; the rulings page takes at most {MAX_PLIES}")
-    return Board.from_game_string(text) if game_string else parse_pgn(text).board()
+    if game_string:  # read as engines read it: the moves are the truth
+        return Board.from_game_string(text, strict=False)
+    return parse_pgn(text).board()
 
 
 def position(board: Board) -> dict[str, Any]:

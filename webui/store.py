@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from rules.board import GameState
 from rules.gametype import RuleOptions
 from rules.pieces import Colour
-from rules.record import Ending, GameRecord
+from rules.move import GameState, Outcome, Termination
+from rules.record import GameRecord
 from webui.text import is_plain_text
 
 log = logging.getLogger("hivecam.store")
@@ -158,7 +158,7 @@ class GameStore:
             self._db.executemany("INSERT OR REPLACE INTO moves VALUES (?, ?, ?, ?, ?, ?)", moves)
             self._db.execute(
                 "UPDATE games SET result = ?, ending = ?, warnings = ?, moves = ?, tags = ? WHERE id = ?",
-                (record.result.value, record.ending.value if record.ending else None,
+                (record.result.value, record.declared.termination.value if record.declared else None,
                  json.dumps({c.value: n for c, n in warnings.items()}), len(moves), json.dumps(record.tags),
                  game_id))
 
@@ -239,7 +239,7 @@ def _stored_game(game_type: Any, options: Any, tags: Any, result: Any, ending: A
     for uhp, timestamp, mark, comment in moves:
         record.append(_text(uhp, "move"), timestamp=_timestamp(timestamp), mark=mark, comment=_text(comment, "comment"))
     if ending is not None:
-        record.declare(GameState(result), Ending(ending))
+        record.declare(Outcome.from_state(GameState(result), Termination(ending)))
     elif GameState(result) != record.result:
         raise ValueError(f"result {result!r} does not follow from the moves")
     marks = _json_object(warnings, "warnings")

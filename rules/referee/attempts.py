@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..board import Board, Move
-from ..hexgrid import Hex, neighbours
-from ..pieces import Bug, Colour
+from ..board import Board
+from ..geometry import throwers
+from ..hexgrid import Hex
+from ..move import Move
+from ..pieces import Colour
 from .registration import Transform
 from .scene import Label, Scene, changed, label
 
@@ -129,13 +131,10 @@ def _names(board: Board, cells: list[Hex]) -> str:
 
 def offender(board: Board, move: Move) -> Colour:
     """Who is answerable for ``move``: its piece's owner, or the side to move when it
-    moved an opponent's piece lying next to its Pillbug or Mosquito (a throw)."""
+    moved an opponent's piece lying next to one of its throwers (a Pillbug, or a Mosquito
+    touching one)."""
     piece = move.piece
     assert piece is not None
     if move.origin is None or piece.colour is board.turn:
         return piece.colour
-    for cell in neighbours(move.origin):
-        top = board.top(cell)
-        if top is not None and top.colour is board.turn and top.bug in (Bug.PILLBUG, Bug.MOSQUITO):
-            return board.turn
-    return piece.colour
+    return board.turn if throwers(board.stacks(), move.origin, board.turn) else piece.colour

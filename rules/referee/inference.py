@@ -28,7 +28,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..board import PASS, Board, Move
+from ..board import Board
+from ..move import PASS, Move
 from ..hexgrid import Hex, neighbours
 from ..pieces import Piece
 from .attempts import Attempt, Misread, reconstruct
@@ -246,11 +247,11 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
         for move in legal:
             if follow is not None and move.piece is not follow:
                 continue
-            cells = {move.dest} if move.origin is None else {move.dest, move.origin}
+            cells = {c for c in (move.dest, move.origin) if c is not None}
             touches = bool(cells & changes)
             if not touches and not (loose and remaining > 1):
                 continue
-            now = covered | cells  # type: ignore[operator]
+            now = covered | cells
             if len(firm - now) > 2 * (remaining - 1) + relabels:
                 continue
             board.push(move)

@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ..board import PASS, Board, GameState, Move
+from ..board import Board
+from ..move import PASS, GameState, Move, Outcome, Termination
 from ..explain import Rule, Violation, why_illegal
 from ..gametype import GameType, RuleOptions
 from ..hexgrid import Hex
 from ..observation import Observation
 from ..pieces import Colour
-from ..record import Ending, GameRecord, Mark
+from ..record import GameRecord, Mark
 from ..rulebook import citation
 from .config import RefereeConfig
 from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent,
@@ -27,7 +28,7 @@ from .attempts import Attempt, Misread, offender
 from .inference import Explained, Explanation, judge
 from .scene import Label, Scene, labels, moved, scene_of
 from .registration import Transform
-from .stability import STEADY, Steadiness
+from .stability import STEADY, Signature, Steadiness
 
 
 @dataclass(frozen=True)
@@ -88,10 +89,9 @@ class Referee:
         self._transform: Transform | None = None
         self._accepted: dict[Hex, Label] | None = None  # last view known to show the position
         self._pending: _Pending | None = None
-        self._judged: frozenset | None = None  # signature of the last steady view judged
+        self._judged: Signature | None = None  # signature of the last steady view judged
         self._retry_at: float | None = None  # when to report the judged view as a misread
         self._unexplained_since: float | None = None  # when the board stopped making sense
-        self._reason: str | None = None  # why a declared game ended
         self._time = 0.0
 
     @classmethod
@@ -104,8 +104,6 @@ class Referee:
         referee.board = record.board()
         if warnings:
             referee.warnings.update(warnings)
-        if record.ending is not None:
-            referee._reason = record.ending.value
         return referee
 
     # ----------------------------------------------------------- observations
@@ -185,8 +183,7 @@ class Referee:
         events.append(event)
         limit = self.config.illegal_move_limit
         if limit is not None and self.warnings[player] >= limit:
-            events += self._declare(GameState.BLACK_WINS if player is Colour.WHITE else GameState.WHITE_WINS,
-                                    Ending.ADJUDICATION, "illegal-move limit")
+            events += self._declare(Outcome(Termination.ILLEGAL_MOVES, player.opponent))
         return events
 
     def _misread(self, misread: Misread, scene: Scene, since: float) -> list[Event]:
@@ -290,10 +287,9 @@ class Referee:
 
     def undo(self) -> list[Event]:
         """Take back the last recorded move (with a forced pass before it), or a declared result."""
-        if self.record.ending is not None:
-            what = self.record.ending.value
+        if self.record.declared is not None:
+            what = self.record.declared.termination.value
             self.record.withdraw_result()
-            self._reason = None
             return [UndoEvent(self._time, (what,), len(self.record.moves))]
         if not self.record.moves:
             raise ValueError("there is no move to take back")
@@ -310,13 +306,12 @@ class Referee:
         loser = Colour(colour) if isinstance(colour, str) else colour
         if self._over():
             raise ValueError("the game is already over")
-        return self._declare(GameState.BLACK_WINS if loser is Colour.WHITE else GameState.WHITE_WINS,
-                             Ending.RESIGNATION, "resignation")
+        return self._declare(Outcome(Termination.RESIGNATION, loser.opponent))
 
     def agree_draw(self) -> list[Event]:
         if self._over():
             raise ValueError("the game is already over")
-        return self._declare(GameState.DRAW, Ending.AGREEMENT, "agreement")
+        return self._declare(Outcome(Termination.AGREEMENT, None))
 
     # ----------------------------------------------------------------- state
     def snapshot(self) -> dict[str, Any]:
@@ -345,6 +340,7 @@ class Referee:
                        for (q, r), stack in sorted(board.stacks().items())],
             "moves": moves,
             "game_string": self.record.to_game_string(),
+            "game_string_note": self.record.game_string_note(),
         }
 
     def _pending_dict(self, pending: _Pending | None) -> dict[str, Any] | None:
@@ -371,9 +367,9 @@ class Referee:
             events.append(self._push(move, timestamp, mark, confirmed))
         if self.board.state is GameState.IN_PROGRESS and self.board.legal_moves == [PASS]:
             events.append(self._push(PASS, timestamp, None, False))
-        state = self.board.state
-        if state.is_over:
-            events.append(GameOverEvent(self._time, state.value, _winner(state), self._ending_reason()))
+        outcome = self.board.outcome
+        if outcome is not None:
+            events.append(self._game_over(outcome))
             return events
         colour = self.board.turn
         if self.board.queen_due():
@@ -396,22 +392,18 @@ class Referee:
         self.record.pop()
         return self.board.pop()
 
-    def _declare(self, state: GameState, ending: Ending, reason: str) -> list[Event]:
-        self.record.declare(state, ending)
-        self._reason = reason
+    def _declare(self, outcome: Outcome) -> list[Event]:
+        self.record.declare(outcome)
         self._pending = None
-        return [GameOverEvent(self._time, state.value, _winner(state), reason)]
+        return [self._game_over(outcome)]
+
+    def _game_over(self, outcome: Outcome) -> GameOverEvent:
+        winner = outcome.winner.value if outcome.winner else None
+        return GameOverEvent(self._time, outcome.state.value, winner, outcome.termination.value)
 
     def _ending_reason(self) -> str | None:
-        if self.record.ending is not None:
-            return self._reason or self.record.ending.value
-        state = self.board.state
-        if not state.is_over:
-            return None
-        if state is GameState.DRAW:
-            both = self.board.surrounded(Colour.WHITE) and self.board.surrounded(Colour.BLACK)
-            return "both queens surrounded" if both else "threefold repetition"
-        return "queen surrounded"
+        outcome = self.record.outcome
+        return outcome.termination.value if outcome else None
 
     def _describe(self, moves: tuple[Move, ...]) -> str:
         """Candidate text: the MoveStrings of ``moves`` joined by ``"; "``."""
@@ -426,10 +418,6 @@ class Referee:
     def _uhps(self, moves: list[Move]) -> list[str]:
         """MoveStrings of moves just taken back (so playable from the current position)."""
         return self._describe(tuple(moves)).split("; ")
-
-
-def _winner(state: GameState) -> str | None:
-    return {GameState.WHITE_WINS: "w", GameState.BLACK_WINS: "b"}.get(state)
 
 
 def _violation(board: Board, move: Move, player: Colour) -> Violation:

@@ -34,7 +34,7 @@ def test_games_are_recorded_move_for_move() -> None:
         assert not [e for e in events if e.kind in ("illegal", "misread")], path.name
         times = [m.timestamp for m in referee.record.moves]
         assert times == sorted(times)
-        if record.ending is None and record.result.is_over:  # decided on the board
+        if record.declared is None and record.result.is_over:  # decided on the board
             reason = "both queens surrounded" if record.result.value == "Draw" else "queen surrounded"
             over = [(e.state, e.reason) for e in events if e.kind == "game_over"]
             assert over == [(record.result.value, reason)], path.name

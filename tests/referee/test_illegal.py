@@ -124,7 +124,11 @@ def test_override_records_the_illegal_move_marked(table) -> None:
     assert (move.uhp, move.mark) == (table_uhps(t)[-1], "override")
     assert t.referee.board.position_of(Piece.parse("wQ")) == (1, -1)
     assert t.referee.record.moves[-1].mark.value == "override"
-    assert t.referee.snapshot()["moves"][-1]["mark"] == "override"
+    snapshot = t.referee.snapshot()
+    assert snapshot["moves"][-1]["mark"] == "override"
+    # UHP cannot hold the override: the page's GameString stops before it and says why
+    assert snapshot["game_string"].count(";") == 2 + len(snapshot["moves"]) - 1
+    assert f"move {len(snapshot['moves'])} ({move.uhp})" in snapshot["game_string_note"]
     assert kinds(t.still()) == []  # the board shows what was recorded
     assert [e.uhp for e in of(t.turn("bA1 bQ-"), "move")] == ["bA1 bQ-"]
 

@@ -3,7 +3,6 @@ worked out from the rulebook, not from the engine."""
 
 from __future__ import annotations
 
-import pytest
 
 from rules import PASS, Board, Bug, Colour, GameState, Move, Piece, RuleOptions
 

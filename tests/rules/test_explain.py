@@ -8,7 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import PASS, Board, Bug, Colour, Move, Piece, RuleOptions
-from rules.explain import IllegalMoveError, Rule, Ruling, explain_cell, why_illegal
+from rules import geometry
+from rules.explain import Rule, Ruling, explain_cell, why_illegal
+from rules.move import IllegalMoveError
 from rules.hexgrid import neighbours
 from rules.rulebook import CREATURES, RULES, citation
 from tests.conftest import corpus_rows
@@ -396,3 +398,26 @@ def test_every_illegal_movement_in_real_games_gets_a_named_rule(corpus) -> None:
                 assert violation.rule is not Rule.UNEXPLAINED, (game_string, piece, cell)
                 explained += 1
     assert explained > 5000
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_game(max_plies=50))
+def test_explanations_and_move_generation_agree_on_every_cell(board: Board) -> None:
+    legal = set(board.legal_moves)
+    occupied = list(board.occupied())
+    cells = set(occupied) | {n for c in occupied for n in neighbours(c)} | {(0, 0)}
+    for piece in (p for p in Piece.ALL if board.in_play(p.bug)):
+        for cell in cells:
+            ruling = explain_cell(board, piece, cell)
+            assert ruling.legal is (Move(piece, cell) in legal), (board.game_string(), piece, cell)
+            assert ruling.legal or ruling.violation.rule is not Rule.UNEXPLAINED, (
+                board.game_string(), piece, cell, ruling.message)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_game())
+def test_ground_slides_are_contact_steps_through_open_gates(board: Board) -> None:
+    stacks = board.stacks()
+    for cell in {n for c in stacks for n in neighbours(c)} - set(stacks):
+        gated = [n for n in geometry.contact_steps(stacks, cell) if geometry.gate(stacks, cell, n) is None]
+        assert sorted(geometry.slides(stacks, cell)) == sorted(gated), (board.game_string(), cell)

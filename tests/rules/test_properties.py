@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import ALL_GAME_TYPES, PASS, Board, Bug, Colour, GameType, Piece
-from rules.movegen import is_connected
+from rules.geometry import is_connected
 
 CLIMBERS = {Bug.BEETLE, Bug.MOSQUITO}
 

@@ -7,9 +7,8 @@ from datetime import datetime, timezone
 import pytest
 
 from rules import PASS, Board, Colour, GameState, Move, Piece, RuleOptions
-from rules.explain import IllegalMoveError
-from rules.record import Ending, GameRecord, Mark
-from rules.uhp import NotationError
+from rules.move import IllegalMoveError, NotationError, Outcome, Termination
+from rules.record import GameRecord, Mark
 
 OPENING = "Base;InProgress;White[4];wS1;bG1 -wS1;wQ wS1-;bQ -bG1;wA1 wQ\\;bA1 /bQ"
 # Boardspace game HV-guest-WeakBot-2020-08-01-1306: White had to pass here.
@@ -30,7 +29,7 @@ def test_moves_are_checked_and_kept_with_their_uhp() -> None:
     assert record.to_game_string() == OPENING
     assert [m.uhp for m in record.moves] == moves_of(OPENING)
     assert record.moves[1].move == Move(Piece.parse("bG1"), (-1, 0))
-    assert record.result is GameState.IN_PROGRESS and record.ending is None
+    assert record.result is GameState.IN_PROGRESS and record.declared is None
     assert record.board().game_string() == OPENING
     assert (record.tags["White"], record.tags["Black"], record.tags["Event"]) == ("Ann", "Bob", "")
 
@@ -124,7 +123,7 @@ def test_resignation_ends_the_record() -> None:
     record = GameRecord("Base")
     record.append("wS1")
     record.resign(Colour.WHITE)
-    assert record.result is GameState.BLACK_WINS and record.ending is Ending.RESIGNATION
+    assert record.result is GameState.BLACK_WINS and record.declared.termination is Termination.RESIGNATION
     assert record.board().state is GameState.IN_PROGRESS  # the board itself shows no win
     with pytest.raises(ValueError, match="BlackWins by resignation"):
         record.append("bG1 -wS1")
@@ -136,14 +135,16 @@ def test_resignation_ends_the_record() -> None:
 
 def test_declared_results_must_make_sense() -> None:
     record = GameRecord("Base")
-    with pytest.raises(ValueError, match="only a draw can be agreed"):
-        record.declare(GameState.WHITE_WINS, Ending.AGREEMENT)
-    with pytest.raises(ValueError, match="cannot end in a draw"):
-        record.declare(GameState.DRAW, Ending.RESIGNATION)
+    with pytest.raises(ValueError, match="agreement is a draw"):
+        record.declare(Outcome.from_state(GameState.WHITE_WINS, Termination.AGREEMENT))
+    with pytest.raises(ValueError, match="resignation has a winner"):
+        record.declare(Outcome.from_state(GameState.DRAW, Termination.RESIGNATION))
     with pytest.raises(ValueError, match="not a result"):
-        record.declare(GameState.IN_PROGRESS, Ending.TIME)
+        record.declare(Outcome.from_state(GameState.IN_PROGRESS, Termination.TIME))
+    with pytest.raises(ValueError, match="shown by the board"):
+        record.declare(Outcome(Termination.QUEEN_SURROUNDED, Colour.WHITE))
     record.agree_draw()
-    assert (record.result, record.ending) == (GameState.DRAW, Ending.AGREEMENT)
+    assert record.declared == Outcome(Termination.AGREEMENT, None)
 
 
 def test_a_win_on_the_board_cannot_be_overruled_by_a_declaration() -> None:
@@ -151,7 +152,7 @@ def test_a_win_on_the_board_cannot_be_overruled_by_a_declaration() -> None:
     record = GameRecord("Base")
     for text in ["wQ", "bQ wQ-", "wG1 -wQ", "bG1 wQ\\", "wS1 /wQ", "bS1 \\wQ", "wS2 wQ/"]:
         record.append(text, mark="override")
-    assert record.result is GameState.BLACK_WINS and record.ending is None
+    assert record.result is GameState.BLACK_WINS and record.declared is None
     with pytest.raises(ValueError, match="already over on the board"):
         record.resign(Colour.BLACK)
     with pytest.raises(IllegalMoveError):

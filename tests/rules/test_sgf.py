@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from rules import Board, Colour, GameState, Piece
+from rules import Board, GameState, Piece
+from rules.move import Termination
 from rules.pgn import format_pgn, parse_pgn
-from rules.record import Ending
 from rules.sgf import SgfError, load_sgf, read_sgf
 from tests.conftest import CORPUS
 
@@ -60,7 +60,7 @@ def test_hand_made_game_imports_with_names_date_clocks_and_result() -> None:
     assert (record.tags["WhiteTime"], record.tags["BlackTime"]) == ("0:00:05", "0:00:03")
     # Seconds since the start: the mover's used time plus the opponent's.
     assert [m.timestamp for m in record.moves] == [2.5, 4.0, 6.0, 7.0]
-    assert record.result is GameState.BLACK_WINS and record.ending is Ending.RESIGNATION
+    assert record.result is GameState.BLACK_WINS and record.declared.termination is Termination.RESIGNATION
 
 
 def test_bom_and_crlf_change_nothing() -> None:
@@ -126,7 +126,7 @@ def test_unreadable_result_text_keeps_the_game_and_the_text() -> None:
 def test_a_result_the_board_cannot_show_is_kept_as_reported() -> None:
     text = GAME.replace("; P0[13 resign]TM[5000]\n; P0[14 done]TM[5000]\n", "")
     record = read_sgf(text.replace("RE[Game won by bob]", "RE[La partie est nulle]"))
-    assert record.result is GameState.DRAW and record.ending is Ending.REPORTED
+    assert record.result is GameState.DRAW and record.declared.termination is Termination.REPORTED
 
 
 def test_unsupported_variant_is_named() -> None:
@@ -174,7 +174,7 @@ def test_every_archived_game_imports_and_ends_as_re_says(path: Path) -> None:
 
     assert named(winner) and not named(loser), (stated, winner, loser)
     if resign:
-        assert record.ending is Ending.RESIGNATION
+        assert record.declared.termination is Termination.RESIGNATION
         assert (resign.group(1) == "0") == (not white_won)  # P0 plays White in these files
     else:
         assert record.board().state is record.result  # decided on the board
@@ -246,7 +246,7 @@ def test_unrecorded_forced_pass_is_inserted_only_when_forced() -> None:
 def test_archive_facts_hold() -> None:
     records = {p.name: load_sgf(p) for p in SGF_FILES}
     assert len(records) == 153
-    resigned = [r for r in records.values() if r.ending is Ending.RESIGNATION]
+    resigned = [r for r in records.values() if r.declared and r.declared.termination is Termination.RESIGNATION]
     assert len(resigned) == 7  # SOURCES.md: 7 resign turns
     variants = {str(r.game_type) for r in records.values()}
     assert variants == {"Base", "Base+MLP", "Base+L", "Base+ML"}
@@ -267,5 +267,5 @@ def test_imported_games_survive_a_pgn_round_trip(name: str) -> None:
     again = parse_pgn(text)
     assert [(m.uhp, m.timestamp) for m in again.moves] == [(m.uhp, m.timestamp) for m in record.moves]
     assert again.tags == record.tags
-    assert (again.result, again.ending) == (record.result, record.ending)
+    assert (again.result, again.declared) == (record.result, record.declared)
     assert format_pgn(again) == text

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from rules import Board, Colour, GameState, Piece
-from rules.uhp import NotationError
+from rules.move import NotationError
 from tests.conftest import CORPUS, corpus_rows
 
 

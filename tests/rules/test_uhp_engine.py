@@ -53,25 +53,25 @@ def test_scripted_session() -> None:
     assert reply(engine, "undo")[0].startswith("err ")
 
 
-@pytest.mark.parametrize("line, fragment", [
-    ("fly away", "unknown command"),
-    ("play", "needs a MoveString"),
-    ("play wX9", "not a Hive piece"),
-    ("play bG1 -bQ", "not on the board"),
-    ("newgame Base+X", "not a game type"),
-    ("bestmove fast", "usage"),
-    ("bestmove time 5s", "hh:mm:ss"),
-    ("bestmove depth 0", ">= 1"),
-    ("undo two", "usage"),
-    ("options get Speed", "unknown option"),
-    ("options set QueenMayOpen maybe", "True or False"),
+@pytest.mark.parametrize("line, answer, fragment", [
+    ("fly away", "err", "unknown command"),
+    ("play", "err", "needs a MoveString"),
+    ("newgame Base+X", "err", "not a game type"),
+    ("bestmove fast", "err", "usage"),
+    ("bestmove time 5s", "err", "hh:mm:ss"),
+    ("bestmove depth 0", "err", ">= 1"),
+    ("undo two", "err", "usage"),
+    ("options get Speed", "err", "unknown option"),
+    ("options set QueenMayOpen maybe", "err", "True or False"),
+    ("play wX9", "invalidmove", "not a Hive piece"),  # moves that cannot be read here
+    ("play bG1 -bQ", "invalidmove", "not on the board"),
+    ("play wA1 bG1-", "invalidmove", "occupied by wS1"),
 ])
-def test_garbage_gets_err_then_ok(line: str, fragment: str) -> None:
+def test_garbage_gets_err_or_invalidmove_then_ok(line: str, answer: str, fragment: str) -> None:
     engine = UhpEngine()
-    reply(engine, "newgame Base+MLP")
-    reply(engine, "play wS1")
+    reply(engine, "newgame Base+MLP;InProgress;White[2];wS1;bG1 -wS1")
     (error,) = reply(engine, line)
-    assert error.startswith("err ") and fragment in error
+    assert error.startswith(answer + " ") and fragment in error
 
 
 def test_commands_need_a_game() -> None:
@@ -85,8 +85,36 @@ def test_newgame_from_a_game_string() -> None:
     engine = UhpEngine()
     game = "Base;InProgress;White[3];wS1;bG1 -wS1;wQ wS1-;bQ -bG1"
     assert reply(engine, f"newgame {game}") == [game]
-    (error,) = reply(engine, "newgame Base;InProgress;White[9];wS1")
-    assert error.startswith("err ") and "White[9]" in error
+
+
+
+@pytest.mark.parametrize("stale, real", [
+    ("Base;NotStarted;White[1];wS1", "Base;InProgress;Black[1];wS1"),
+    ("Base;InProgress;White[9];wS1", "Base;InProgress;Black[1];wS1"),
+    ("Base;Draw;Black[2];wS1;bS1 wS1-", "Base;InProgress;White[2];wS1;bS1 wS1-"),
+    ("Base;InProgress;White[1]", "Base;NotStarted;White[1]"),
+])
+def test_a_stale_header_is_ignored_and_the_reply_states_the_real_game(stale: str, real: str) -> None:
+    engine = UhpEngine()
+    assert reply(engine, f"newgame {stale}") == [real]
+
+
+@pytest.mark.parametrize("line, fragment", [
+    ("newgame Base;InProgress;Blue[1];wS1", "not a turn"),
+    ("newgame Base;Winning;White[1]", "Winning"),
+    ("newgame Base;InProgress;White[1];wS1;bQ -wS1", "move 2"),
+])
+def test_a_malformed_game_string_is_still_refused(line: str, fragment: str) -> None:
+    (error,) = reply(UhpEngine(), line)
+    assert error.startswith("err ") and fragment in error
+
+
+def test_a_ground_reference_to_an_occupied_cell_is_refused_not_taken_as_a_climb() -> None:
+    engine = UhpEngine()
+    reply(engine, "newgame Base;InProgress;White[4];wS1;bB1 wS1-;wQ -wS1;bQ bB1-;wB1 \\wS1;bS1 bQ-")
+    (refused,) = reply(engine, "play wB1 -bB1")  # west of bB1 is wS1: a climb names wS1
+    assert refused.startswith("invalidmove ") and "occupied by wS1" in refused and "'wB1 wS1'" in refused
+    assert reply(engine, "play wB1 wS1")[0].endswith(";wB1 wS1")
 
 
 def test_pass_is_refused_unless_forced_and_won_games_refuse_moves() -> None:
@@ -141,6 +169,17 @@ def test_engine_over_stdin_and_stdout() -> None:
     assert lines[7].startswith("invalidmove ") and "first turn" in lines[7] and lines[8] == "ok"
     assert "bS1 -wS1" in lines[9].split(";") and lines[10] == "ok"
     assert lines[11:] == ["Base+MLP;NotStarted;White[1]", "ok"]
+
+
+def test_undecodable_input_gets_err_and_the_engine_goes_on() -> None:
+    script = b"newgame Base\nplay \xff\xfewS1\nplay wS1\nexit\n"
+    done = subprocess.run([sys.executable, "-m", "webui.cli", "uhp"], input=script, cwd=ROOT,
+                          capture_output=True, timeout=60, env={"PYTHONUTF8": "0", "LC_ALL": "C.UTF-8"})
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    lines = done.stdout.decode().splitlines()
+    assert lines[3:5] == ["Base;NotStarted;White[1]", "ok"]
+    assert lines[5].startswith("err ") and "not UTF-8" in lines[5] and lines[6] == "ok"
+    assert lines[7:] == ["Base;InProgress;Black[1];wS1", "ok"]
 
 
 # --------------------------------------------------------------------- search

@@ -34,7 +34,7 @@ def test_round_trip_of_moves_marks_result_and_warnings(tmp_path):
     assert stored.illegal_move_limit == 3
     assert [(m.uhp, m.timestamp, m.mark, m.comment) for m in loaded.moves] == \
         [(m.uhp, m.timestamp, m.mark, m.comment) for m in record.moves]
-    assert loaded.result == record.result and loaded.ending == record.ending
+    assert loaded.result == record.result and loaded.declared == record.declared
     assert loaded.tags["White"] == "Ann" and warnings == {Colour.WHITE: 1, Colour.BLACK: 0}
     assert again.events(game) == [{"kind": "move", "uhp": "wS1"}]
     summary = again.games()[0]

@@ -71,6 +71,8 @@
     }
     list.scrollTop = list.scrollHeight;
     $("game-string").value = s.game_string;
+    $("game-string-note").textContent = s.game_string_note || "";
+    $("game-string-note").hidden = !s.game_string_note;
     $("pgn-link").href = `/api/games/${s.game_id}/pgn`;
     $("gs-link").href = `/api/games/${s.game_id}/gamestring`;
     $("replay-link").href = `/games/${s.game_id}`;
