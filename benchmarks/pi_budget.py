@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.referee import Referee, RefereeConfig  # noqa: E402
 from vision.detect import Detector  # noqa: E402
+from vision.profile import demo_profile  # noqa: E402
 from vision.session_light import SessionLight  # noqa: E402
 from vision.sources import PICAMERA_FPS  # noqa: E402  (frames the Pi camera offers; the loop takes the newest)
 from webui.demo import DemoTable  # noqa: E402
@@ -45,7 +46,7 @@ def main() -> int:
     table = DemoTable()
     config = RefereeConfig()
     referee = Referee(table.record.game_type, table.record.options, config)
-    detector = Detector(light=SessionLight())  # as hivecam serve runs it
+    detector = Detector(demo_profile(), light=SessionLight())  # as hivecam serve runs the demo
     frames, clock = [], 0.0
     for index, scene in enumerate(table.scenes):  # 10 fps of game time, rendered up front
         for _ in range(max(1, round(scene.seconds * PICAMERA_FPS))):

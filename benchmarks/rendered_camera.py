@@ -22,7 +22,7 @@ from rules.hexgrid import Hex
 from rules.observation import Observation
 from rules.pieces import Piece
 from rules.referee.synthetic import Shot
-from vision.profile import CreatureProfile, default_profile
+from vision.profile import CreatureProfile, demo_profile
 from vision.detect import Detector
 from vision.render.camera import HEIGHT, WIDTH, SyntheticCamera
 from vision.render.game import start_point
@@ -37,8 +37,8 @@ KNOCK_MM = 5.0  # standard deviation of the hive's slide when it is knocked
 
 @lru_cache(maxsize=1)
 def _profile() -> CreatureProfile:
-    """The shipped profile, loaded once per process."""
-    return default_profile()
+    """The profile of the rendered set (style a, as the demo), loaded once per process."""
+    return demo_profile()
 
 
 @dataclass

@@ -4,7 +4,7 @@
     python benchmarks/vision_bench.py [--frames 500] [--seed 1] [--sections styles,a,pocket,b,carbon,lamp]
 
 Positions are the championship GameStrings of the shared corpus (Mzinga's valid-moves test).
-``styles``: every art style in the wide physical world (``vision.training.worlds``: solid
+``styles``: every art style in the wide physical world (``vision.render.world``: solid
 bevelled tiles of any size and thickness, touching rows, any table, 1-3 lamps, glare, normal
 and wide lenses, hands, sleeves, cups, phones), each enrolled from one photo in a layout
 picked at random (the documented block, rows of one colour, a loose scatter), then with the
@@ -47,7 +47,7 @@ from vision.render.art import STYLES  # noqa: E402
 from vision.render.photos import enrollment_photos  # noqa: E402
 from vision.render.scene import Conditions, Position, random_conditions, random_lamp, render_position  # noqa: E402
 from vision.training.styles import BLIND_STYLES, TRAINING_STYLES  # noqa: E402
-from vision.training.worlds import random_world  # noqa: E402
+from vision.render.world import random_world  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "valid-moves" / \
     "Board_ValidMovesFromRealGamesTest.csv"
@@ -161,7 +161,7 @@ def style_enrollment(style: str, rng: np.random.Generator) -> tuple[CreatureProf
     (the error message instead of a profile if enrollment failed)."""
     name, layout = [("documented", DEFAULT_LAYOUT), ("rows", ROWS_LAYOUT),
                     ("scatter", scatter_layout(rng))][int(rng.integers(3))]
-    world = replace(random_world(rng, style), hand=False, objects=())
+    world = replace(random_world(rng, style), hand=False, objects=(), aim_mm=(0.0, 0.0))  # the user frames the layout
     photo, _ = render_position(layout_position(layout), world)
     try:
         return enroll([photo], layout), name

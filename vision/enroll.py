@@ -63,43 +63,48 @@ def _similarity(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
     return np.array([[scale.real, -scale.imag, shift.real], [scale.imag, scale.real, shift.imag], [0, 0, 1.0]])
 
 
-def _matches(homography: np.ndarray, plane: np.ndarray, centres: np.ndarray, white: np.ndarray,
-             layout_white: np.ndarray, pitch: float) -> np.ndarray:
-    """For each layout cell, the index of the found top of its colour it lands on (-1: none)."""
+def _matches(homography: np.ndarray, plane: np.ndarray, centres: np.ndarray, pitch: float) -> np.ndarray:
+    """For each layout cell, the index of the found top it lands on (-1: none)."""
     mapped = cv2.perspectiveTransform(plane[None], homography)[0]
     distance = np.linalg.norm(mapped[:, None] - centres[None], axis=2)
-    distance[layout_white[:, None] != white[None]] = np.inf
     nearest = distance.argmin(axis=1)
     return np.where(distance[np.arange(len(plane)), nearest] < MATCH_RADIUS * pitch, nearest, -1)
 
 
+def _score(matched: np.ndarray, white: np.ndarray, layout_white: np.ndarray) -> tuple[int, int]:
+    """Cells placed on a top, then how many of those tops show the cell's colour (which breaks
+    the ties of symmetric layouts; a colour misread alone does not lose a piece)."""
+    placed = matched >= 0
+    return int(placed.sum()), int((white[matched[placed]] == layout_white[placed]).sum())
+
+
 def place_layout(found: list[Peak], layout: Layout) -> Placement:
-    """The placement of ``layout`` that puts the most cells on found tops of their colour."""
+    """The placement of ``layout`` that puts the most cells on found tops (then the most on tops of their colour)."""
     cells = list(layout)
     plane = _plane(cells)
     layout_white = np.array([layout[c].colour is Colour.WHITE for c in cells])
     centres = np.array([p.centre for p in found])
     white = np.array([p.white >= 0.5 for p in found])
     pitch = float(np.median([p.pitch for p in found]))
-    best, best_count = np.eye(3), -1
+    best, best_score = np.eye(3), (-1, -1)
     near_found = np.argsort(np.linalg.norm(centres[:, None] - centres[None], axis=2), axis=1)[:, 1:NEIGHBOURS + 1]
     near_cells = np.argsort(np.linalg.norm(plane[:, None] - plane[None], axis=2), axis=1)[:, 1:7]
     for i in range(len(found)):
         for j in near_found[i]:
             span = np.linalg.norm(centres[j] - centres[i]) / pitch
-            for a in np.nonzero(layout_white == white[i])[0]:
+            for a in range(len(cells)):
                 for b in near_cells[a]:
-                    if layout_white[b] != white[j] or abs(np.linalg.norm(plane[b] - plane[a]) - span) > 0.3 * span:
+                    if abs(np.linalg.norm(plane[b] - plane[a]) - span) > 0.3 * span:
                         continue
                     homography = _similarity(plane[[a, b]], centres[[i, j]])
-                    count = int((_matches(homography, plane, centres, white, layout_white, pitch) >= 0).sum())
-                    if count > best_count:
-                        best, best_count = homography, count
+                    score = _score(_matches(homography, plane, centres, pitch), white, layout_white)
+                    if score > best_score:
+                        best, best_score = homography, score
     for _ in range(2):  # refine to the camera's perspective
-        matched = _matches(best, plane, centres, white, layout_white, pitch)
+        matched = _matches(best, plane, centres, pitch)
         if (matched >= 0).sum() >= 5:
             best = cv2.findHomography(plane[matched >= 0], centres[matched[matched >= 0]])[0]
-    matched = _matches(best, plane, centres, white, layout_white, pitch)
+    matched = _matches(best, plane, centres, pitch)
     return Placement(best, {cells[k]: found[m] for k, m in enumerate(matched) if m >= 0})
 
 

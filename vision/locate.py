@@ -18,7 +18,7 @@ from vision.lattice import PERSPECTIVE_TILES, Lattice, fit_lattice, hex_round, r
 from vision.tilemaps import Peak, TileMapper, TileMaps, peaks
 
 MAX_LEVEL = 6  # a stack top is looked for up to this many tiles high
-LEVEL_PENALTY = 0.02  # pitches of fit error a stack one level higher must save to be believed
+LEVEL_PENALTY = 0.06  # pitches of fit error a stack one level higher must save to be believed (the tile map places centres less exactly than face outlines did)
 
 
 @dataclass(frozen=True)

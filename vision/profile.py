@@ -22,6 +22,7 @@ from vision.creatures import EMBEDDING
 KIND = "profile"
 VERSION = 2  # version 1 held glyph-feature statistics, read by no hivecam since the creature network
 DEFAULT_PROFILE_PATH = Path(__file__).with_name("models") / "default_profile.json"
+DEMO_PROFILE_PATH = Path(__file__).with_name("models") / "demo_profile.json"
 CLASSES: tuple[tuple[Colour, Bug], ...] = tuple((c, b) for c in Colour for b in Bug)
 SHARPNESS = 25.0  # softmax scale over cosine similarities, for the confidence
 
@@ -80,3 +81,8 @@ class CreatureProfile:
 def default_profile() -> CreatureProfile:
     """The shipped profile: mean prototypes over the training art styles."""
     return CreatureProfile.load(DEFAULT_PROFILE_PATH)
+
+
+def demo_profile() -> CreatureProfile:
+    """The demo table's set (the renderer's style "a"), enrolled as a user would from one photo."""
+    return CreatureProfile.load(DEMO_PROFILE_PATH)

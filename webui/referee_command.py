@@ -50,15 +50,18 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         config = RefereeConfig(stable_seconds=args.stable_seconds, illegal_move_limit=args.illegal_move_limit)
-        detector = Detector(load_profile(args.profile), load_camera(args.camera_file), SessionLight())
+        profile = load_profile(args.profile)
         if args.source == "demo":  # the shipped demo game played once in real time, as ``hivecam serve`` shows it
+            from vision.profile import demo_profile
             from webui.demo import DemoTable, demo_players  # the renderer loads only for the demo
 
+            profile = profile or demo_profile()  # the demo table's own set, enrolled like a user's
             source = DemoTable(loop=False).open()
             game_type, options, white, black = demo_players(source.record)
         else:
             source = open_source(args.source, fps=0, loop=args.loop)
             game_type, options, white, black = args.game_type, None, "", ""
+        detector = Detector(profile, load_camera(args.camera_file), SessionLight())
         referee = Referee(game_type, options, config)
         referee.record.set_tag("White", args.white or white)
         referee.record.set_tag("Black", args.black or black)

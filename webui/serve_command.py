@@ -67,6 +67,7 @@ def build(args: argparse.Namespace):
     """The service, control, live loop and Flask app of these arguments (not yet started)."""
     from rules.referee import RefereeConfig
     from vision.detect import Detector
+    from vision.profile import demo_profile
     from vision.session_light import SessionLight
     from vision.sources import open_source
     from webui.app import create_app
@@ -93,8 +94,10 @@ def build(args: argparse.Namespace):
         source = CameraSpec(spec)  # opened by the live loop, retried until the camera is there
     else:
         source = open_source(spec, loop=args.loop)
-    detector = Detector(load_profile(args.profile, args.data / PROFILE_NAME),
-                        load_camera(args.camera_file, args.data / CAMERA_NAME), SessionLight())
+    profile = load_profile(args.profile, args.data / PROFILE_NAME)
+    if profile is None and table is not None:
+        profile = demo_profile()  # the demo table's own set, enrolled like a user's
+    detector = Detector(profile, load_camera(args.camera_file, args.data / CAMERA_NAME), SessionLight())
     live = LiveLoop(source, detector.detect, service)
     enrollment = Enrollment(args.data, live.latest_frame, lambda profile: setattr(detector, "profile", profile))
     app = create_app(service, control, live, enrollment, secure_cookies=bool(args.cert or args.behind_proxy))

@@ -97,7 +97,8 @@ def test_empty_table_has_no_tiles() -> None:
 
 
 def test_stack_lift_is_recovered_from_a_small_tilted_hive() -> None:
-    """Where a tile one level up appears, from eight pocket tiles seen at 27 degrees (was off by up to 0.2 pitch)."""
+    """Where a tile one level up appears, from eight pocket tiles seen at 27 degrees (was off by up to 0.2
+    pitch; within 0.04 with face outlines, 0.06 with the tile map's centres)."""
     names = ["wQ", "bQ", "wA1", "bA1", "wG1", "bG1", "wS1", "bS1"]
     cells = [(0, 0), (1, 0), (1, 1), (2, 1), (-1, 1), (-1, 2), (0, -1), (-2, 3)]
     position = {cell: [Piece.parse(name)] for cell, name in zip(cells, names)}
@@ -111,7 +112,7 @@ def test_stack_lift_is_recovered_from_a_small_tilted_hive() -> None:
         top, lifted = truth.camera.project(np.array([[*middle, -thickness], [*middle, -2 * thickness]]))
         cell = tuple(lattice.axial(top[None])[0])
         seen = lattice.lifted(1).pixel(cell) - lattice.pixel(cell)
-        assert np.linalg.norm(seen - (lifted - top)) < 0.04 * lattice.pitch(cell)
+        assert np.linalg.norm(seen - (lifted - top)) < 0.06 * lattice.pitch(cell)
 
 
 def test_a_row_of_tiles_with_one_beside_it_keeps_its_cells() -> None:

@@ -1,12 +1,15 @@
 """Train hivecam's networks on rendered shards and export them as ONNX for ``cv2.dnn``.
 
-    python -m vision.training.generate --out var/train --frames 2000   # render shards first
-    python -m vision.training.train tilemap --data var/train --minutes 15
-    python -m vision.training.train creatures --data var/train --minutes 10
+    pip install -e '.[train,art]' && python benchmarks/fetch_art.py     # torch, onnx; the icon-set art
+    python -m vision.training.generate --out var/train --frames 2700   # render shards (~15 min, 2 cores)
+    python -m vision.training.train tilemap --data var/train --minutes 25
+    python -m vision.training.train creatures --data var/train --minutes 20
 
-Runs on a CPU (about 15 + 10 minutes on two cores); a GPU is used when torch sees one.
-Writes ``vision/models/tilemap.onnx``, ``vision/models/creatures.onnx`` and the built-in
-creature prototypes ``calibration/default_profile.json``.
+Runs on a CPU (one thread each: ``OMP_NUM_THREADS=1`` lets both train side by side on two
+cores); the minutes are wall-clock budgets, the learning rate following a cosine over them.
+Writes ``vision/models/tilemap.onnx``, ``vision/models/creatures.onnx``, the built-in
+creature prototypes ``vision/models/default_profile.json`` and the demo table's enrolled set
+``vision/models/demo_profile.json``.
 """
 
 from __future__ import annotations
@@ -22,14 +25,15 @@ from torch import nn
 from rules.pieces import Bug, Colour
 from vision import creatures, tilemaps
 from vision.features import CROP_PX
-from vision.profile import DEFAULT_PROFILE_PATH, CreatureProfile
+from vision.profile import DEFAULT_PROFILE_PATH, DEMO_PROFILE_PATH, CreatureProfile
 from vision.training.nets import CreatureNet, TileMapNet
 from vision.training.targets import IGNORE, MIN_SIGMA
 
-SCALE, MARGIN = 16.0, 0.2  # cosine-softmax scale and additive margin of the creature embedding
-HAND_WEIGHT = 3.0
+SCALE = 16.0  # cosine-softmax scale of the creature episodes
+SUPPORT, QUERY, MIN_CLASSES = 2, 2, 8  # crops per class for its prototype and to be told apart; classes a set needs
+HAND_WEIGHT = 3.0  # pixel-class loss weight of hands and objects (rare, and they decide 'occluded')
 RELOAD_EVERY = 200  # steps between looks for shards written since training began
-WINDOW = (48, 80)  # map cells of one training window (a quarter of a 1280x720 frame's map)  # pixel-class loss weight of hands and objects (rare, and they decide 'occluded')
+WINDOW = (48, 80)  # map cells of one training window (a quarter of a 1280x720 frame's map)
 
 
 def _shards(data: Path, loaded: dict[Path, dict[str, np.ndarray]] | None = None) -> list[dict[str, np.ndarray]]:
@@ -191,29 +195,55 @@ def _crop_batch(crops: np.ndarray, labels: np.ndarray, size: int, rng: np.random
     return _jitter(turned, rng), torch.from_numpy(labels[picks])
 
 
+def _sets(keys: np.ndarray) -> list[list[np.ndarray]]:
+    """Crop indices grouped by set (style, look) and then by colour and creature, where a set shows
+    at least MIN_CLASSES classes with SUPPORT + QUERY crops each."""
+    groups: dict[str, dict[str, list[int]]] = {}
+    for index, key in enumerate(keys):
+        look, name = str(key).rsplit("/", 1)
+        groups.setdefault(look, {}).setdefault(name, []).append(index)
+    sets = []
+    for classes in groups.values():
+        usable = [np.array(v) for v in classes.values() if len(v) >= SUPPORT + QUERY]
+        if len(usable) >= MIN_CLASSES:
+            sets.append(usable)
+    return sets
+
+
+def _episode(model: nn.Module, crops: np.ndarray, classes: list[np.ndarray], rng: np.random.Generator
+             ) -> torch.Tensor:
+    """Prototypical-network loss of one set: each class's prototype from SUPPORT crops, then
+    QUERY crops of every class told apart by their nearest prototype, as enrollment does."""
+    picks = np.concatenate([rng.choice(c, SUPPORT + QUERY, replace=False) for c in classes])
+    turned = np.stack([creatures.turned(crops[i], int(rng.integers(6))) for i in picks])
+    embedded = model(_jitter(turned, rng)).reshape(len(classes), SUPPORT + QUERY, -1)
+    prototypes = nn.functional.normalize(embedded[:, :SUPPORT].mean(dim=1), dim=1)
+    queries = embedded[:, SUPPORT:].reshape(-1, embedded.shape[-1])
+    truth = torch.arange(len(classes)).repeat_interleave(QUERY)
+    return nn.functional.cross_entropy(SCALE * queries @ prototypes.T, truth)
+
+
 def train_creatures(data: Path, minutes: float, batch: int, seed: int) -> None:
-    """Cosine-softmax classification over every (style, set, colour, creature) seen, with a margin."""
+    """Episodes of enrollment: within one set, tell its creatures apart by prototypes of other crops."""
     shards = _shards(data)
     crops = np.concatenate([s["crops"] for s in shards])
     keys = np.concatenate([s["keys"] for s in shards])
-    names, labels = np.unique(keys, return_inverse=True)
+    sets = _sets(keys)
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
     model = CreatureNet()
-    centres = nn.Parameter(nn.functional.normalize(torch.randn(len(names), creatures.EMBEDDING), dim=1))
-    optimiser = torch.optim.AdamW([*model.parameters(), centres], 3e-3, weight_decay=1e-4)
-    print(f"{len(crops)} crops of {len(names)} classes")
+    optimiser = torch.optim.AdamW(model.parameters(), 2e-3, weight_decay=1e-4)
+    print(f"{len(crops)} crops of {len(sets)} sets")
 
     def step() -> torch.Tensor:
-        x, y = _crop_batch(crops, labels, batch * 8, rng)
-        cosine = model(x) @ nn.functional.normalize(centres, dim=1).T
-        margin = nn.functional.one_hot(y, len(names)) * MARGIN
-        return nn.functional.cross_entropy(SCALE * (cosine - margin), y)
+        chosen = rng.choice(len(sets), max(1, batch // 4), replace=False)
+        return torch.stack([_episode(model, crops, sets[k], rng) for k in chosen]).mean()
 
     _loop(model, optimiser, minutes, step)
     model.eval()
     _export(model, torch.zeros(1, 3, CROP_PX, CROP_PX), creatures.MODEL_PATH, {"input": {0: "batch"}})
     _save_builtin(model, crops, keys)
+    _save_demo()
 
 
 def _save_builtin(model: nn.Module, crops: np.ndarray, keys: np.ndarray) -> None:
@@ -226,6 +256,16 @@ def _save_builtin(model: nn.Module, crops: np.ndarray, keys: np.ndarray) -> None
     profile = CreatureProfile.from_examples(examples, "built in: mean of the training styles")
     profile.save(DEFAULT_PROFILE_PATH)
     print(f"wrote {DEFAULT_PROFILE_PATH}")
+
+
+def _save_demo() -> None:
+    """The demo table's profile: its set (style "a") enrolled from one rendered photo, as a user would."""
+    from vision.enroll import enroll
+    from vision.render.photos import enrollment_photos
+
+    enroll(enrollment_photos(1, seed=2024, style="a"), note="the demo table's set (style a), one photo").save(
+        DEMO_PROFILE_PATH)
+    print(f"wrote {DEMO_PROFILE_PATH}")
 
 
 def main(argv: list[str] | None = None) -> None:
