@@ -35,7 +35,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from calibration.errors import CalibrationError  # noqa: E402
-from calibration.layout import DEFAULT_LAYOUT, layout_position, parse_layout  # noqa: E402
+from calibration.layout import DEFAULT_LAYOUT, layout_position  # noqa: E402
 from rules import Board  # noqa: E402
 from rules.pieces import Piece  # noqa: E402
 from vision.compare import align  # noqa: E402
@@ -43,9 +43,8 @@ from vision.detect import Detector  # noqa: E402
 from vision.session_light import SessionLight  # noqa: E402
 from vision.enroll import enroll  # noqa: E402
 from vision.profile import CreatureProfile, default_profile  # noqa: E402
-from vision.render.art import STYLES  # noqa: E402
 from vision.render.photos import enrollment_photos  # noqa: E402
-from vision.render.scene import Conditions, Position, random_conditions, random_lamp, render_position  # noqa: E402
+from vision.render.scene import Position, random_conditions, random_lamp, render_position  # noqa: E402
 from vision.training.styles import BLIND_STYLES, TRAINING_STYLES  # noqa: E402
 from vision.render.world import random_world  # noqa: E402
 

@@ -124,7 +124,7 @@ def check_log(db: Path) -> list[Finding]:
 
 
 def diagnose(args: argparse.Namespace) -> list[Finding]:
-        from calibration.camera import CameraModel
+    from calibration.camera import CameraModel
     from calibration.table import TableModel
     from vision.profile import CreatureProfile
 

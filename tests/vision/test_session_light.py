@@ -7,7 +7,6 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.compare import align
 from vision.detect import Detector
 from vision.profile import demo_profile
 from vision.render.scene import Conditions, random_conditions, render_position

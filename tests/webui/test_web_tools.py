@@ -57,7 +57,7 @@ def test_doctor_reports_and_fails_on_problems(tmp_path, capsys):
     findings = {f.what: f for f in doctor.diagnose(_args(tmp_path))}
     assert findings["camera"].level == "FAIL" and "usb:97" in findings["camera"].detail
     assert findings["camera calibration"].level == "FAIL" and "calibrate camera" in findings["camera calibration"].detail
-    assert findings["appearance profile"].level == "warn"
+    assert findings["creature profile"].level == "warn"
     assert findings["data folder"].level == "ok" and findings["disk"].level == "ok"
     assert doctor.run(_args(tmp_path)) == 1
     assert "problem(s) to fix" in capsys.readouterr().out
