@@ -1,7 +1,7 @@
 """Frame in, ``rules.observation.Observation`` out: tiles, cells, colours, creatures, occlusion.
 
-Pipeline: ``locate_tiles`` (tile map network + lattice) -> per tile a rectified crop -> the
-creature network's embedding -> the nearest prototype of the profile. A frame is flagged
+Pipeline: ``locate_tiles`` (tile map network + lattice) -> per tile a rectified crop, seen in
+``VIEW_TURNS`` -> the creature network's embeddings -> the profile's nearest examples. A frame is flagged
 ``occluded`` instead of being reported as a (wrong) board when a hand or an object lies on or
 next to the hive.
 """
@@ -13,7 +13,7 @@ import numpy as np
 
 from calibration.camera import CameraModel
 from rules.observation import Observation, TileSighting
-from vision.creatures import CreatureEmbedder
+from vision.creatures import EMBEDDING, CreatureEmbedder, turned
 from vision.features import rectified_crop
 from vision.locate import Located, locate_tiles
 from vision.profile import CreatureProfile, default_profile
@@ -24,6 +24,7 @@ OCCLUDER_TILE_FRACTION = 0.5  # a hand this big (in tile faces) near the hive hi
 EMPTY_VIEW_SHARE = 0.01  # with no tile in view, this share of hand or object means something blocks it
 HAND_REACH = 2.5  # pitches from a tile within which a hand counts
 OBJECT_REACH = 0.9  # pitches: a still object counts only over the hive itself
+VIEW_TURNS = (0, 3)  # sixths: each top is embedded as seen and turned half round (the network is not fully turn-blind)
 
 
 class Detector:
@@ -46,10 +47,11 @@ class Detector:
         if self.light is not None:
             frame = self.light.normalise(frame)
         located = locate_tiles(frame, self.mapper)
-        embeddings = self.embedder.embed([rectified_crop(frame, t.centre, t.basis) for t in located.tiles])
+        crops = [rectified_crop(frame, t.centre, t.basis) for t in located.tiles]
+        views = self.embedder.embed([turned(crop, k) for crop in crops for k in VIEW_TURNS])
         sightings = []
-        for tile, embedding in zip(located.tiles, embeddings):
-            bug, confidence = self.profile.classify(embedding, tile.colour)
+        for tile, seen in zip(located.tiles, views.reshape(len(crops), len(VIEW_TURNS), EMBEDDING)):
+            bug, confidence = self.profile.classify(seen, tile.colour)
             q, r = tile.cell
             sightings.append(TileSighting(q, r, tile.colour, bug, confidence, tile.level,
                                           (float(tile.centre[0]), float(tile.centre[1]))))

@@ -5,7 +5,7 @@ at any turn and place on the table. The tile map finds the tops in the photo; th
 matched to them by the similarity (turn, scale, shift) that puts the most layout cells on
 found tops of the right colour, refined to a homography (the camera's perspective). Each
 matched top's crop, turned through all six sixths and slightly jittered, gives the creature
-embeddings that become the profile's prototypes.
+embeddings that become the profile's examples.
 """
 
 from __future__ import annotations

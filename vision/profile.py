@@ -1,10 +1,11 @@
-"""Creature profiles: what each creature looks like on *your* set, as prototype embeddings.
+"""Creature profiles: what each creature looks like on *your* set, as example embeddings.
 
-A profile holds one unit vector per colour and creature (``CLASSES``) in the creature
-network's embedding space (``vision.creatures``), saved as calibration kind "profile". A tile
-of a known colour is the creature whose prototype lies nearest its embedding. The built-in
-profile is the mean over the training art styles; enrolling (``vision.enroll``) learns the
-prototypes of the user's own set from one photo.
+A profile holds, per colour and creature (``CLASSES``), example vectors in the creature
+network's embedding space (``vision.creatures``): the enrolled tops of your set, each turned
+through the six sixths. A tile of a known colour is the creature whose examples lie nearest
+its embedding (the best match per class, averaged over the views of the tile that were
+embedded). The built-in profile holds the training art styles' examples; enrolling
+(``vision.enroll``) learns your own set's from one photo. Saved as calibration kind "profile".
 """
 
 from __future__ import annotations
@@ -24,36 +25,41 @@ VERSION = 2  # version 1 held glyph-feature statistics, read by no hivecam since
 DEFAULT_PROFILE_PATH = Path(__file__).with_name("models") / "default_profile.json"
 DEMO_PROFILE_PATH = Path(__file__).with_name("models") / "demo_profile.json"
 CLASSES: tuple[tuple[Colour, Bug], ...] = tuple((c, b) for c in Colour for b in Bug)
-SHARPNESS = 25.0  # softmax scale over cosine similarities, for the confidence
+SHARPNESS = 25.0  # softmax scale over the classes' similarities, for the confidence
+MAX_EXAMPLES = 2000  # a profile file keeps at most this many example vectors
 
 
 @dataclass(frozen=True)
 class CreatureProfile:
-    """Prototype embeddings of the 16 classes (rows follow ``CLASSES``)."""
+    """Example embeddings (N, EMBEDDING) and the index into ``CLASSES`` of each."""
 
-    prototypes: np.ndarray  # (16, EMBEDDING) unit vectors
+    vectors: np.ndarray
+    labels: np.ndarray
     note: str = ""
 
     @classmethod
     def from_examples(cls, examples: dict[tuple[Colour, Bug], np.ndarray], note: str = "") -> "CreatureProfile":
-        """The profile whose prototypes are the normalised means of each class's example embeddings."""
+        """The profile of these example embeddings; every class needs at least one."""
         missing = [f"{c.title} {b.title}" for c, b in CLASSES if len(examples.get((c, b), ())) == 0]
         if missing:
             raise files.CalibrationFileError(f"no examples of: {', '.join(missing)}")
-        means = np.array([np.asarray(examples[k]).mean(axis=0) for k in CLASSES])
-        return cls(means / np.linalg.norm(means, axis=1, keepdims=True), note)
+        vectors = np.vstack([np.asarray(examples[k], np.float64) for k in CLASSES])
+        labels = np.concatenate([np.full(len(examples[k]), i) for i, k in enumerate(CLASSES)])
+        return cls(vectors / np.linalg.norm(vectors, axis=1, keepdims=True), labels, note)
 
-    def classify(self, embedding: np.ndarray, colour: Colour) -> tuple[Bug, float]:
-        """The creature on a tile of ``colour`` whose prototype is nearest, and a softmax confidence."""
+    def classify(self, views: np.ndarray, colour: Colour) -> tuple[Bug, float]:
+        """The creature on a tile of ``colour`` seen as ``views`` (R, EMBEDDING) unit vectors, and a
+        softmax confidence: each class scores its best example's similarity, averaged over the views."""
         rows = [i for i, (c, _) in enumerate(CLASSES) if c is colour]
-        similarity = self.prototypes[rows] @ embedding
-        weights = np.exp(SHARPNESS * (similarity - similarity.max()))
-        best = int(np.argmax(similarity))
+        similarity = np.asarray(views) @ self.vectors.T  # (R, N)
+        scores = np.array([similarity[:, self.labels == k].max(axis=1).mean() for k in rows])
+        weights = np.exp(SHARPNESS * (scores - scores.max()))
+        best = int(np.argmax(scores))
         return CLASSES[rows[best]][1], float(weights[best] / weights.sum())
 
     def to_dict(self) -> dict:
         return {"embedding": EMBEDDING, "classes": [c.value + b.value for c, b in CLASSES],
-                "prototypes": self.prototypes.round(6).tolist(), "note": self.note}
+                "labels": self.labels.tolist(), "vectors": self.vectors.round(5).tolist(), "note": self.note}
 
     @classmethod
     def from_dict(cls, data: dict, source: str = "profile") -> "CreatureProfile":
@@ -61,14 +67,16 @@ class CreatureProfile:
         try:
             if int(data["embedding"]) != EMBEDDING:
                 raise ValueError(f"made for {data['embedding']}-long embeddings, this hivecam uses {EMBEDDING}")
-            prototypes = np.array(data["prototypes"], float)
+            vectors, labels = np.array(data["vectors"], float), np.array(data["labels"], int)
             note = str(data.get("note", ""))
         except (KeyError, TypeError, ValueError) as exc:
             raise files.CalibrationFileError(f"{source}: unusable creature profile ({exc}); {hint}") from exc
-        norms = np.linalg.norm(prototypes, axis=-1) if prototypes.ndim == 2 else None
-        if prototypes.shape != (len(CLASSES), EMBEDDING) or norms is None or not np.all(np.abs(norms - 1) < 1e-3):
-            raise files.CalibrationFileError(f"{source}: creature profile has malformed prototypes; {hint}")
-        return cls(prototypes, note)
+        well_formed = (vectors.ndim == 2 and vectors.shape[1] == EMBEDDING and labels.shape == (len(vectors),)
+                       and len(vectors) <= MAX_EXAMPLES and set(labels.tolist()) == set(range(len(CLASSES)))
+                       and bool(np.all(np.abs(np.linalg.norm(vectors, axis=1) - 1) < 1e-3)))
+        if not well_formed:
+            raise files.CalibrationFileError(f"{source}: creature profile has malformed examples; {hint}")
+        return cls(vectors, labels, note)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         return files.save(path, KIND, VERSION, self.to_dict())

@@ -1,4 +1,4 @@
-"""Creature profiles: nearest prototype of the tile's colour, files and their errors."""
+"""Creature profiles: nearest examples of the tile's colour, files and their errors."""
 
 from __future__ import annotations
 
@@ -16,26 +16,37 @@ def unit(rng: np.random.Generator, count: int) -> np.ndarray:
     return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
 
-def test_a_tile_is_the_creature_of_its_colour_whose_prototype_is_nearest() -> None:
+def profile_of(rng: np.random.Generator, per_class: int = 3) -> tuple[CreatureProfile, dict]:
+    examples = {key: unit(rng, per_class) for key in CLASSES}
+    return CreatureProfile.from_examples(examples, "test"), examples
+
+
+def test_a_tile_is_the_creature_of_its_colour_with_the_nearest_example() -> None:
     rng = np.random.default_rng(1)
-    profile = CreatureProfile(unit(rng, len(CLASSES)))
-    black_ant = CLASSES.index((Colour.BLACK, Bug.ANT))
-    near = profile.prototypes[black_ant] + 0.1 * unit(rng, 1)[0]
-    assert profile.classify(near / np.linalg.norm(near), Colour.BLACK)[0] is Bug.ANT
-    bug, confidence = profile.classify(profile.prototypes[black_ant], Colour.BLACK)
+    profile, examples = profile_of(rng)
+    second_black_ant = examples[(Colour.BLACK, Bug.ANT)][1]
+    near = second_black_ant + 0.1 * unit(rng, 1)[0]
+    assert profile.classify(near[None] / np.linalg.norm(near), Colour.BLACK)[0] is Bug.ANT
+    bug, confidence = profile.classify(second_black_ant[None], Colour.BLACK)
     assert bug is Bug.ANT and confidence > 0.9
-    # the same vector on a white tile can only be one of the white creatures
-    white_bug, _ = profile.classify(profile.prototypes[black_ant], Colour.WHITE)
-    assert white_bug in Bug
+    # the same view on a white tile can only be one of the white creatures
+    assert profile.classify(second_black_ant[None], Colour.WHITE)[0] is not None
 
 
-def test_prototypes_are_the_normalised_means_of_the_examples() -> None:
+def test_views_are_averaged_per_class() -> None:
+    """One view like a spider's example and one like a queen's, the second clearer: a queen."""
     rng = np.random.default_rng(2)
-    examples = {key: unit(rng, 3) for key in CLASSES}
-    profile = CreatureProfile.from_examples(examples, "test")
-    mean = examples[CLASSES[5]].mean(axis=0)
-    assert np.allclose(profile.prototypes[5], mean / np.linalg.norm(mean))
-    del examples[CLASSES[0]]
+    profile, examples = profile_of(rng)
+    spider, queen = examples[(Colour.WHITE, Bug.SPIDER)][0], examples[(Colour.WHITE, Bug.QUEEN)][0]
+    blurred = (spider + 0.5 * queen) / np.linalg.norm(spider + 0.5 * queen)
+    views = np.array([blurred, queen])
+    assert profile.classify(views, Colour.WHITE)[0] is Bug.QUEEN
+    assert profile.classify(views[:1], Colour.WHITE)[0] is Bug.SPIDER
+
+
+def test_every_class_needs_an_example() -> None:
+    rng = np.random.default_rng(3)
+    examples = {key: unit(rng, 2) for key in CLASSES[1:]}
     with pytest.raises(CalibrationFileError, match="no examples of: White Queen"):
         CreatureProfile.from_examples(examples)
 
@@ -44,13 +55,15 @@ def test_profile_round_trip_and_file_errors(tmp_path) -> None:
     profile = default_profile()
     path = profile.save(tmp_path / "profile.json")
     loaded = CreatureProfile.load(path)
-    assert np.allclose(loaded.prototypes, profile.prototypes, atol=1e-5) and loaded.note == profile.note
+    assert np.allclose(loaded.vectors, profile.vectors, atol=1e-4) and loaded.note == profile.note
+    assert (loaded.labels == profile.labels).all()
     save(tmp_path / "camera.json", "camera", 1, {"matrix": []})
     with pytest.raises(CalibrationFileError, match="expected a 'profile' file"):
         CreatureProfile.load(tmp_path / "camera.json")
     save(tmp_path / "old.json", "profile", 1, {"features": 56, "means": []})
     with pytest.raises(CalibrationFileError, match="version 1, this hivecam reads version 2.*calibrate enroll"):
         CreatureProfile.load(tmp_path / "old.json")
-    save(tmp_path / "short.json", "profile", 2, {"embedding": EMBEDDING, "prototypes": [[1.0] * EMBEDDING]})
-    with pytest.raises(CalibrationFileError, match="malformed prototypes"):
+    save(tmp_path / "short.json", "profile", 2, {"embedding": EMBEDDING, "labels": [0],
+                                                  "vectors": [[1.0] + [0.0] * (EMBEDDING - 1)]})
+    with pytest.raises(CalibrationFileError, match="malformed examples"):
         CreatureProfile.load(tmp_path / "short.json")

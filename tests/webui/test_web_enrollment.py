@@ -66,7 +66,7 @@ def test_each_photo_is_added_and_the_profile_saved_and_used(enrolling, camera, d
         assert response.status_code == 200, response.get_json()
         assert response.get_json()["photos"] == count
     saved = CreatureProfile.load(data_dir / "profile.json")
-    assert len(camera.used) == 2 and np.allclose(saved.prototypes, camera.used[-1].prototypes, atol=1e-4)
+    assert len(camera.used) == 2 and np.allclose(saved.vectors, camera.used[-1].vectors, atol=1e-4)
     camera.frame = layout_photos[0]
     assert enrolling.enroll({"reset": True}).get_json()["photos"] == 1
 

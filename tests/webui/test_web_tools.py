@@ -14,6 +14,7 @@ from webhelpers import ROOT
 from rules.board import Board
 from rules.pgn import parse_pgn
 from webui import doctor
+from vision.profile import DEMO_PROFILE_PATH
 from webui.demo import ILLEGAL_ATTEMPT, DemoTable, demo_record, demo_script
 
 
@@ -82,7 +83,8 @@ def test_referee_command_on_a_folder_of_frames(tmp_path):
     (frames / "0007a.png").write_bytes(b"a damaged frame")  # skipped with a warning, as hivecam serve does
     pgn, events = tmp_path / "game.pgn", tmp_path / "events.jsonl"
     result = subprocess.run([sys.executable, "-m", "webui.cli", "referee", "--source", str(frames), "--game-type",
-                             "Base", "--pgn", str(pgn), "--events", str(events)], cwd=ROOT, capture_output=True,
+                             "Base", "--profile", str(DEMO_PROFILE_PATH),  # the demo table's set, enrolled
+                             "--pgn", str(pgn), "--events", str(events)], cwd=ROOT, capture_output=True,
                             text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "1 unreadable image(s) skipped, the last 0007a.png" in result.stderr

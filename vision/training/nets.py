@@ -58,11 +58,11 @@ class CreatureNet(nn.Module):
     """A rectified tile-top crop in, an L2-normalised embedding out (classes are found by
     comparing embeddings with prototypes learnt from a set's enrollment photo)."""
 
-    def __init__(self, width: int = 24) -> None:
+    def __init__(self, width: int = 16) -> None:
         super().__init__()
         w = width
         self.body = nn.Sequential(
-            _conv(3, w), _conv(w, w), nn.MaxPool2d(2),
+            _conv(3, w), nn.MaxPool2d(2),
             _conv(w, 2 * w), _conv(2 * w, 2 * w), nn.MaxPool2d(2),
             _conv(2 * w, 4 * w), _conv(4 * w, 4 * w), nn.MaxPool2d(2),
             _conv(4 * w, 6 * w), nn.AdaptiveAvgPool2d(1), nn.Flatten(),

@@ -3,7 +3,8 @@
     pip install -e '.[train,art]' && python benchmarks/fetch_art.py     # torch, onnx; the icon-set art
     python -m vision.training.generate --out var/train --frames 2700   # render shards (~15 min, 2 cores)
     python -m vision.training.train tilemap --data var/train --minutes 25
-    python -m vision.training.train creatures --data var/train --minutes 20
+    python -m vision.training.train creatures --data var/train --minutes 20   # also writes the profiles
+    python -m vision.training.train profiles --data var/train   # only the shipped profiles, from the ONNX
 
 Runs on a CPU (one thread each: ``OMP_NUM_THREADS=1`` lets both train side by side on two
 cores); the minutes are wall-clock budgets, the learning rate following a cosine over them.
@@ -25,7 +26,7 @@ from torch import nn
 from rules.pieces import Bug, Colour
 from vision import creatures, tilemaps
 from vision.features import CROP_PX
-from vision.profile import DEFAULT_PROFILE_PATH, DEMO_PROFILE_PATH, CreatureProfile
+from vision.profile import DEFAULT_PROFILE_PATH, DEMO_PROFILE_PATH, MAX_EXAMPLES, CreatureProfile
 from vision.training.nets import CreatureNet, TileMapNet
 from vision.training.targets import IGNORE, MIN_SIGMA
 
@@ -242,23 +243,35 @@ def train_creatures(data: Path, minutes: float, batch: int, seed: int) -> None:
     _loop(model, optimiser, minutes, step)
     model.eval()
     _export(model, torch.zeros(1, 3, CROP_PX, CROP_PX), creatures.MODEL_PATH, {"input": {0: "batch"}})
-    _save_builtin(model, crops, keys)
-    _save_demo()
+    save_profiles(data)
 
 
-def _save_builtin(model: nn.Module, crops: np.ndarray, keys: np.ndarray) -> None:
-    """The built-in profile: each colour and creature's mean embedding over every training style."""
-    with torch.no_grad():
-        embedded = torch.cat([model(torch.from_numpy(creatures.network_input(list(crops[i:i + 512]))))
-                              for i in range(0, len(crops), 512)]).numpy()
-    names = np.array([k.rsplit("/", 1)[1] for k in keys])
-    examples = {(Colour(n[0]), Bug(n[1])): embedded[names == n] for n in np.unique(names)}
-    profile = CreatureProfile.from_examples(examples, "built in: mean of the training styles")
-    profile.save(DEFAULT_PROFILE_PATH)
+def save_builtin(data: Path) -> None:
+    """The built-in profile, from the exported creature network: per colour and creature, the mean
+    embedding of each training set (style and look) that shows it, as that class's examples."""
+    shards = _shards(data)
+    crops = np.concatenate([s["crops"] for s in shards])
+    keys = np.concatenate([s["keys"] for s in shards])
+    embedder = creatures.CreatureEmbedder()
+    embedded = np.vstack([embedder.embed(list(crops[i:i + 256])) for i in range(0, len(crops), 256)])
+    examples: dict[tuple[Colour, Bug], list[np.ndarray]] = {}
+    for key in np.unique(keys):
+        name = str(key).rsplit("/", 1)[1]
+        examples.setdefault((Colour(name[0]), Bug(name[1])), []).append(embedded[keys == key].mean(axis=0))
+    per_class = MAX_EXAMPLES // len(examples)
+    rng = np.random.default_rng(0)
+    chosen = {k: np.array(v)[rng.permutation(len(v))[:per_class]] for k, v in examples.items()}
+    CreatureProfile.from_examples(chosen, "built in: the training styles").save(DEFAULT_PROFILE_PATH)
     print(f"wrote {DEFAULT_PROFILE_PATH}")
 
 
-def _save_demo() -> None:
+def save_profiles(data: Path) -> None:
+    """The shipped profiles of the exported creature network: built-in and the demo table's."""
+    save_builtin(data)
+    save_demo()
+
+
+def save_demo() -> None:
     """The demo table's profile: its set (style "a") enrolled from one rendered photo, as a user would."""
     from vision.enroll import enroll
     from vision.render.photos import enrollment_photos
@@ -270,7 +283,8 @@ def _save_demo() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("network", choices=("tilemap", "creatures"))
+    parser.add_argument("network", choices=("tilemap", "creatures", "profiles"),
+                        help="profiles: only rebuild the shipped profiles from the exported creature network")
     parser.add_argument("--data", type=Path, default=Path("var/train"))
     parser.add_argument("--minutes", type=float, default=15.0)
     parser.add_argument("--batch", type=int, default=12)
@@ -278,8 +292,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.network == "tilemap":
         train_tilemap(args.data, args.minutes, args.batch, args.seed)
-    else:
+    elif args.network == "creatures":
         train_creatures(args.data, args.minutes, args.batch, args.seed)
+    else:
+        save_profiles(args.data)
 
 
 if __name__ == "__main__":
