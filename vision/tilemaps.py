@@ -25,6 +25,7 @@ MULTIPLE = 16  # the network's input sides must be multiples of this
 MODEL_PATH = Path(__file__).with_name("models") / "tilemap.onnx"
 PEAK_THRESHOLD = 0.35  # centre heat a tile top must reach
 COLOUR_REACH = 0.4  # pitches around a centre whose top-face classes decide the tile's colour
+MIN_TOP_SHARE = 0.3  # ... and of which at least this share must look like a tile top (not table or sides)
 
 
 @dataclass(frozen=True)
@@ -114,17 +115,19 @@ def peaks(maps: TileMaps, threshold: float = PEAK_THRESHOLD) -> list[Peak]:
     for y, x in zip(ys, xs):
         centre = pixel_of(np.array([[x + maps.offset[0, y, x], y + maps.offset[1, y, x]]]))[0]
         pitch = float(maps.pitch[y, x])
-        found.append(Peak(centre, pitch, float(heat[y, x]), _whiteness(maps, y, x, pitch / STRIDE)))
+        white, black = _top_classes(maps, y, x, pitch / STRIDE)
+        if white + black >= MIN_TOP_SHARE:
+            found.append(Peak(centre, pitch, float(heat[y, x]), white / max(white + black, 1e-6)))
     return found
 
 
-def _whiteness(maps: TileMaps, y: int, x: int, pitch_cells: float) -> float:
-    """The share of white among the top-face probability within COLOUR_REACH pitches of a centre
+def _top_classes(maps: TileMaps, y: int, x: int, pitch_cells: float) -> tuple[float, float]:
+    """The mean white-top and black-top probabilities within COLOUR_REACH pitches of a centre
     (the face around large artwork, not the artwork alone)."""
     reach = max(1, int(round(COLOUR_REACH * pitch_cells)))
     y0, y1, x0, x1 = max(y - reach, 0), y + reach + 1, max(x - reach, 0), x + reach + 1
     dy, dx = np.mgrid[y0 - y:y1 - y, x0 - x:x1 - x]
     disc = (dy ** 2 + dx ** 2 <= reach ** 2)[:maps.heat.shape[0] - y0, :maps.heat.shape[1] - x0]
-    white = float(maps.classes[WHITE_TOP, y0:y1, x0:x1][disc].sum())
-    black = float(maps.classes[BLACK_TOP, y0:y1, x0:x1][disc].sum())
-    return white / max(white + black, 1e-6)
+    white = maps.classes[WHITE_TOP, y0:y1, x0:x1][disc]
+    black = maps.classes[BLACK_TOP, y0:y1, x0:x1][disc]
+    return float(white.mean()), float(black.mean())

@@ -47,3 +47,13 @@ def test_weak_heat_gives_no_peak_and_only_the_top_is_not_table() -> None:
     maps = decode(raw, FRAME)
     assert peaks(maps) == []
     assert maps.not_table().sum() == 9
+
+
+def test_a_peak_over_what_does_not_look_like_a_tile_top_is_dropped() -> None:
+    """Heat over bare table (a printed pattern, a tile's side) is no tile: the top must look like one."""
+    raw = raw_maps([(300.0, 200.0, True), (600.0, 200.0, False)])
+    (u, v), = cell_of(np.array([[600.0, 200.0]]))
+    j, i = int(round(u)), int(round(v))
+    raw[0, 4 + BLACK_TOP, i - 1:i + 2, j - 1:j + 2] = -8.0  # the second peak's patch shows table
+    found = peaks(decode(raw, FRAME))
+    assert [tuple(np.round(p.centre)) for p in found] == [(300.0, 200.0)]

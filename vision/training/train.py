@@ -135,12 +135,12 @@ def _map_loss(out: torch.Tensor, heat: torch.Tensor, classes: torch.Tensor, peak
     return loss
 
 
-def train_tilemap(data: Path, minutes: float, batch: int, seed: int) -> None:
+def train_tilemap(data: Path, minutes: float, batch: int, seed: int, resume: bool) -> None:
     loaded: dict[Path, dict[str, np.ndarray]] = {}
     shards = _shards(data, loaded)
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
-    model = TileMapNet()
+    model = _resumed(TileMapNet(), data / "tilemap.pt", resume)
     optimiser = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
     steps = 0
 
@@ -154,6 +154,7 @@ def train_tilemap(data: Path, minutes: float, batch: int, seed: int) -> None:
     _loop(model, optimiser, minutes, step)
     print(f"trained on {len(shards)} shards")
     model.eval()
+    torch.save(model.state_dict(), data / "tilemap.pt")
     dummy = torch.zeros(1, 3, 192, 320)
     _export(model, dummy, tilemaps.MODEL_PATH, {"input": {2: "height", 3: "width"}})
 
@@ -162,6 +163,15 @@ def _map_step(model: nn.Module, shards: list[dict[str, np.ndarray]], batch: int,
               ) -> torch.Tensor:
     images, heat, classes, peaks = _map_batch(shards, batch, rng)
     return _map_loss(model(images), heat, classes, peaks)
+
+
+def _resumed(model: nn.Module, weights: Path, resume: bool) -> nn.Module:
+    """``model``, with the weights a previous run left in ``weights`` when resuming."""
+    if resume:
+        if not weights.is_file():
+            raise SystemExit(f"{weights}: nothing to resume (train once without --resume)")
+        model.load_state_dict(torch.load(weights))
+    return model
 
 
 def _loop(model: nn.Module, optimiser: torch.optim.Optimizer, minutes: float, step) -> None:
@@ -224,7 +234,7 @@ def _episode(model: nn.Module, crops: np.ndarray, classes: list[np.ndarray], rng
     return nn.functional.cross_entropy(SCALE * queries @ prototypes.T, truth)
 
 
-def train_creatures(data: Path, minutes: float, batch: int, seed: int) -> None:
+def train_creatures(data: Path, minutes: float, batch: int, seed: int, resume: bool) -> None:
     """Episodes of enrollment: within one set, tell its creatures apart by prototypes of other crops."""
     shards = _shards(data)
     crops = np.concatenate([s["crops"] for s in shards])
@@ -232,7 +242,7 @@ def train_creatures(data: Path, minutes: float, batch: int, seed: int) -> None:
     sets = _sets(keys)
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
-    model = CreatureNet()
+    model = _resumed(CreatureNet(), data / "creatures.pt", resume)
     optimiser = torch.optim.AdamW(model.parameters(), 2e-3, weight_decay=1e-4)
     print(f"{len(crops)} crops of {len(sets)} sets")
 
@@ -242,6 +252,7 @@ def train_creatures(data: Path, minutes: float, batch: int, seed: int) -> None:
 
     _loop(model, optimiser, minutes, step)
     model.eval()
+    torch.save(model.state_dict(), data / "creatures.pt")
     _export(model, torch.zeros(1, 3, CROP_PX, CROP_PX), creatures.MODEL_PATH, {"input": {0: "batch"}})
     save_profiles(data)
 
@@ -289,11 +300,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--minutes", type=float, default=15.0)
     parser.add_argument("--batch", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--resume", action="store_true", help="go on from the weights the last run saved in DATA")
     args = parser.parse_args(argv)
     if args.network == "tilemap":
-        train_tilemap(args.data, args.minutes, args.batch, args.seed)
+        train_tilemap(args.data, args.minutes, args.batch, args.seed, args.resume)
     elif args.network == "creatures":
-        train_creatures(args.data, args.minutes, args.batch, args.seed)
+        train_creatures(args.data, args.minutes, args.batch, args.seed, args.resume)
     else:
         save_profiles(args.data)
 
