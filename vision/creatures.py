@@ -9,12 +9,12 @@ creature, learnt from an enrollment photo of the user's own set.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from vision.dnn import load_network
 from vision.features import CROP_PX
 
 EMBEDDING = 32
@@ -34,10 +34,10 @@ def turned(crop: np.ndarray, sixths: int) -> np.ndarray:
 
 
 class CreatureEmbedder:
-    """Embeds rectified tile-top crops (one ``cv2.dnn`` net, loaded once per process)."""
+    """Embeds rectified tile-top crops (a ``cv2.dnn`` net of its own)."""
 
     def __init__(self, path: Path = MODEL_PATH) -> None:
-        self.net = _load(str(path))
+        self.net = load_network(path, "python -m vision.training.train creatures")
 
     def embed(self, crops: list[np.ndarray]) -> np.ndarray:
         """(N, EMBEDDING) unit vectors of N crops."""
@@ -46,11 +46,3 @@ class CreatureEmbedder:
         self.net.setInput(network_input(crops))
         out = self.net.forward().reshape(len(crops), -1)
         return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
-
-
-@lru_cache(maxsize=2)
-def _load(path: str) -> cv2.dnn.Net:
-    if not Path(path).is_file():
-        raise FileNotFoundError(f"{path}: the creature network is missing (train it: "
-                                "python -m vision.training.train creatures)")
-    return cv2.dnn.readNetFromONNX(path)

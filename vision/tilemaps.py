@@ -10,11 +10,12 @@ of ``CLASSES`` the patch shows. It runs on the Pi through OpenCV's ``cv2.dnn``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision.dnn import load_network
 
 CLASSES = ("table", "white top", "black top", "white side", "black side", "hand", "object")
 WHITE_TOP, BLACK_TOP, HAND, OBJECT = 1, 2, 5, 6
@@ -82,22 +83,14 @@ def pixel_of(cells: np.ndarray) -> np.ndarray:
 
 
 class TileMapper:
-    """Runs the tile map network on frames (one ``cv2.dnn`` net, loaded once per process)."""
+    """Runs the tile map network on frames (a ``cv2.dnn`` net of its own)."""
 
     def __init__(self, path: Path = MODEL_PATH) -> None:
-        self.net = _load(str(path))
+        self.net = load_network(path, "python -m vision.training.train tilemap")
 
     def maps(self, frame: np.ndarray) -> TileMaps:
         self.net.setInput(network_input(frame))
         return decode(self.net.forward(), frame.shape)
-
-
-@lru_cache(maxsize=2)
-def _load(path: str) -> cv2.dnn.Net:
-    if not Path(path).is_file():
-        raise FileNotFoundError(f"{path}: the tile map network is missing (train it: "
-                                "python -m vision.training.train tilemap)")
-    return cv2.dnn.readNetFromONNX(path)
 
 
 def peaks(maps: TileMaps, threshold: float = PEAK_THRESHOLD) -> list[Peak]:

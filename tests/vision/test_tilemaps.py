@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from vision.tilemaps import BLACK_TOP, MAP_CHANNELS, STRIDE, WHITE_TOP, cell_of, decode, peaks, pixel_of
+from vision.tilemaps import BLACK_TOP, MAP_CHANNELS, STRIDE, WHITE_TOP, TileMapper, cell_of, decode, peaks, pixel_of
 
 FRAME = (720, 1280, 3)
 
@@ -57,3 +58,8 @@ def test_a_peak_over_what_does_not_look_like_a_tile_top_is_dropped() -> None:
     raw[0, 4 + BLACK_TOP, i - 1:i + 2, j - 1:j + 2] = -8.0  # the second peak's patch shows table
     found = peaks(decode(raw, FRAME))
     assert [tuple(np.round(p.centre)) for p in found] == [(300.0, 200.0)]
+
+
+def test_a_missing_network_file_says_how_to_train_it(tmp_path) -> None:
+    with pytest.raises(FileNotFoundError, match="missing.onnx: this network is missing .*train tilemap"):
+        TileMapper(tmp_path / "missing.onnx")
