@@ -41,7 +41,7 @@ def _games() -> list:
 def _shard(out: Path, index: int, seed: int, styles: tuple[str, ...]) -> str:
     """Render one shard of SHARD_FRAMES frames to ``out/shard-{seed}-{index}.npz``."""
     rng = np.random.default_rng([seed, index])
-    images, heats, classes, centres, counts, crops, keys = [], [], [], [], [], [], []
+    images, classes, centres, counts, crops, keys = [], [], [], [], [], []
     for _ in range(SHARD_FRAMES):
         style = styles[int(rng.integers(len(styles)))]
         position = random_position(rng, _games())
@@ -49,7 +49,6 @@ def _shard(out: Path, index: int, seed: int, styles: tuple[str, ...]) -> str:
         frame, truth = render_position(position, conditions)
         targets = map_targets(frame, truth)
         images.append(targets.image)
-        heats.append(targets.heat.astype(np.float16))
         classes.append(targets.classes)
         centres.append(targets.centres)
         counts.append(len(targets.centres))
@@ -58,7 +57,7 @@ def _shard(out: Path, index: int, seed: int, styles: tuple[str, ...]) -> str:
             crops.append(crop)
             keys.append(f"{style}/{conditions.art_variant}/{int(conditions.mono)}/{tile.colour.value}{tile.bug.value}")
     path = out / f"shard-{seed}-{index:04d}.npz"
-    np.savez(path, images=np.stack(images), heats=np.stack(heats), classes=np.stack(classes),
+    np.savez(path, images=np.stack(images), classes=np.stack(classes),
              centres=np.concatenate(centres), counts=np.array(counts), crops=np.stack(crops), keys=np.array(keys))
     return str(path)
 

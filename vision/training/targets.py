@@ -20,7 +20,6 @@ class MapTargets:
     """Training targets of the tile map network for one frame (map-grid arrays, padded)."""
 
     image: np.ndarray  # (H*2, W*2, 3) uint8: the network's input before normalising
-    heat: np.ndarray  # (H, W) float32 0..1: Gaussian bumps at tile-top centres
     classes: np.ndarray  # (H, W) uint8 pixel class, IGNORE on padding
     centres: np.ndarray  # (N, 3) float32: map x, map y, log pitch in cells (visible tops only)
 
@@ -36,17 +35,14 @@ def map_targets(frame: np.ndarray, truth: FrameTruth) -> MapTargets:
     labels = _majority_labels(truth.labels)
     classes[:labels.shape[0], :labels.shape[1]] = labels
     centres = []
-    heat = np.zeros((rows, cols), np.float32)
-    ys, xs = np.mgrid[0:rows, 0:cols]
     for tile in truth.tiles:
         if tile.hidden_by_hand:
             continue
         (x, y), = cell_of(np.array([tile.px]))
         pitch = float(np.linalg.norm(tile.basis, axis=1).mean()) / STRIDE
-        sigma = max(MIN_SIGMA, pitch / 7)
-        heat = np.maximum(heat, np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * sigma ** 2)))
-        centres.append((x, y, np.log(pitch)))
-    return MapTargets(image, heat, classes, np.array(centres, np.float32).reshape(-1, 3))
+        with np.errstate(divide="ignore"):  # a top whose lattice steps the renderer could not say: -inf
+            centres.append((x, y, np.log(pitch)))
+    return MapTargets(image, classes, np.array(centres, np.float32).reshape(-1, 3))
 
 
 def _majority_labels(labels: np.ndarray) -> np.ndarray:
