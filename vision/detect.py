@@ -18,7 +18,7 @@ from vision.features import rectified_crop
 from vision.locate import Located, locate_tiles
 from vision.profile import CreatureProfile, default_profile
 from vision.session_light import SessionLight
-from vision.tilemaps import HAND, OBJECT, STRIDE, TileMapper
+from vision.tilemaps import HAND, OBJECT, STRIDE, TileMapper, cell_of
 
 OCCLUDER_TILE_FRACTION = 0.5  # a hand this big (in tile faces) near the hive hides tiles
 EMPTY_VIEW_SHARE = 0.01  # with no tile in view, this share of hand or object means something blocks it
@@ -79,6 +79,6 @@ def _distance_to_tiles(located: Located, shape: tuple[int, ...]) -> np.ndarray:
     """Each map cell's distance (in cells) to the nearest located tile centre."""
     seeds = np.full(shape, 255, np.uint8)
     for tile in located.tiles:
-        x, y = np.clip(np.round((tile.centre + 0.5) / STRIDE - 0.5).astype(int), 0, [shape[1] - 1, shape[0] - 1])
+        x, y = np.clip(np.round(cell_of(tile.centre[None])[0]).astype(int), 0, [shape[1] - 1, shape[0] - 1])
         seeds[y, x] = 0
     return cv2.distanceTransform(seeds, cv2.DIST_L2, 3)

@@ -21,38 +21,23 @@ from calibration.errors import CalibrationError
 from calibration.layout import DEFAULT_LAYOUT, Layout, layout_position, parse_layout
 from rules.pieces import Bug, Colour
 from vision.creatures import CreatureEmbedder, turned
-from vision.features import rectified_crop
+from vision.features import jittered_crop, rectified_crop
 from vision.images import ImageReadError, read_image
+from vision.lattice import Lattice, plane_points
 from vision.profile import CreatureProfile
 from vision.tilemaps import Peak, TileMapper, peaks
 
 MATCH_RADIUS = 0.35  # pitches: a layout cell mapped this close to a found top is that top
 NEIGHBOURS = 3  # each found top is paired with this many nearest others to propose a placement
 JITTERED = 2  # jittered crops per turn of each enrolled top
-SQRT3 = float(np.sqrt(3))
 
 
 @dataclass(frozen=True)
 class Placement:
-    """The layout as seen in one photo: layout-plane to pixel homography and each cell's top."""
+    """The layout as seen in one photo: its lattice (layout cells to pixels) and each cell's top."""
 
-    homography: np.ndarray  # 3x3, (q + r/2, r*sqrt(3)/2, 1) -> pixel
+    lattice: Lattice
     tops: dict[tuple[int, int], Peak]
-
-    def pixel(self, cell: tuple[float, float]) -> np.ndarray:
-        q, r = cell
-        x, y, w = self.homography @ np.array([q + r / 2, r * SQRT3 / 2, 1.0])
-        return np.array([x / w, y / w])
-
-    def basis(self, cell: tuple[int, int]) -> np.ndarray:
-        """Pixel steps east and south-east at ``cell``."""
-        q, r = cell
-        return np.array([self.pixel((q + 0.5, r)) - self.pixel((q - 0.5, r)),
-                         self.pixel((q, r + 0.5)) - self.pixel((q, r - 0.5))])
-
-
-def _plane(cells: Iterable[tuple[int, int]]) -> np.ndarray:
-    return np.array([(q + r / 2, r * SQRT3 / 2) for q, r in cells], np.float64).reshape(-1, 2)
 
 
 def _similarity(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
@@ -81,7 +66,7 @@ def _score(matched: np.ndarray, white: np.ndarray, layout_white: np.ndarray) -> 
 def place_layout(found: list[Peak], layout: Layout) -> Placement:
     """The placement of ``layout`` that puts the most cells on found tops (then the most on tops of their colour)."""
     cells = list(layout)
-    plane = _plane(cells)
+    plane = plane_points(cells)
     layout_white = np.array([layout[c].colour is Colour.WHITE for c in cells])
     centres = np.array([p.centre for p in found])
     white = np.array([p.white >= 0.5 for p in found])
@@ -105,7 +90,7 @@ def place_layout(found: list[Peak], layout: Layout) -> Placement:
         if (matched >= 0).sum() >= 5:
             best = cv2.findHomography(plane[matched >= 0], centres[matched[matched >= 0]])[0]
     matched = _matches(best, plane, centres, pitch)
-    return Placement(best, {cells[k]: found[m] for k, m in enumerate(matched) if m >= 0})
+    return Placement(Lattice(best), {cells[k]: found[m] for k, m in enumerate(matched) if m >= 0})
 
 
 def _image(item: np.ndarray | str | os.PathLike[str], index: int) -> np.ndarray:
@@ -125,7 +110,7 @@ def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper) -
     if not found:
         raise CalibrationError(f"{label}: no tiles found (is the camera looking at the laid-out pieces?)")
     placement = place_layout(found, layout)
-    absent = [f"{layout[c].name} at {c} (looked near pixel {tuple(int(v) for v in placement.pixel(c))})"
+    absent = [f"{layout[c].name} at {c} (looked near pixel {tuple(int(v) for v in placement.lattice.pixel(c))})"
               for c in layout if c not in placement.tops]
     if absent:
         raise CalibrationError(f"{label}: {len(absent)} of {len(layout)} layout pieces not found: "
@@ -136,13 +121,8 @@ def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper) -
 
 def _crops(frame: np.ndarray, centre: np.ndarray, basis: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
     """The top's crop in all six turns, each also with small errors in centre, scale and angle."""
-    pitch = float(np.linalg.norm(basis, axis=1).mean())
     crops = [rectified_crop(frame, centre, basis)]
-    for _ in range(JITTERED - 1):
-        angle = rng.normal(0, 0.05)
-        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-        crops.append(rectified_crop(frame, centre + rng.normal(0, 0.03 * pitch, 2),
-                                    basis @ turn.T * rng.normal(1, 0.04)))
+    crops += [jittered_crop(frame, centre, basis, rng, 0.03, 0.05, 0.04) for _ in range(JITTERED - 1)]
     return [turned(crop, sixths) for crop in crops for sixths in range(6)]
 
 
@@ -161,7 +141,7 @@ def enroll(images: Iterable[np.ndarray | str | os.PathLike[str]], layout: str | 
         placement = _placed(frame, cells, label, mapper)
         for cell, top in placement.tops.items():
             piece = cells[cell]
-            embedded = embedder.embed(_crops(frame, top.centre, placement.basis(cell), rng))
+            embedded = embedder.embed(_crops(frame, top.centre, placement.lattice.basis(cell), rng))
             examples.setdefault((piece.colour, piece.bug), []).extend(embedded)
     return CreatureProfile.from_examples({k: np.array(v) for k, v in examples.items()}, note)
 

@@ -21,6 +21,17 @@ def _crop_matrix(centre: np.ndarray, basis: np.ndarray) -> np.ndarray:
     return np.column_stack([linear, np.asarray(centre, np.float64) - linear @ middle])
 
 
+def jittered_crop(frame: np.ndarray, centre: np.ndarray, basis: np.ndarray, rng: np.random.Generator,
+                  shift: float, angle: float, scale: float) -> np.ndarray:
+    """``rectified_crop`` with the small errors locating a tile makes: the centre off by ``shift``
+    pitches, the steps turned by ``angle`` radians and scaled by ``scale`` (standard deviations)."""
+    pitch = float(np.linalg.norm(basis, axis=1).mean())
+    turn = rng.normal(0, angle)
+    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    return rectified_crop(frame, np.asarray(centre) + rng.normal(0, shift * pitch, 2),
+                          basis @ rotation.T * rng.normal(1, scale))
+
+
 def rectified_crop(frame: np.ndarray, centre: np.ndarray, basis: np.ndarray) -> np.ndarray:
     """The tile top around ``centre`` warped so the lattice steps ``basis`` (2, 2) become regular."""
     return cv2.warpAffine(frame, _crop_matrix(centre, basis), (CROP_PX, CROP_PX),

@@ -54,9 +54,8 @@ class Lattice:
 
     def pixels(self, cells: np.ndarray) -> np.ndarray:
         """Pixel centres (N, 2) of axial cells (N, 2)."""
-        cells = np.asarray(cells, np.float64).reshape(-1, 2)
-        plane = np.column_stack([cells[:, 0] + cells[:, 1] / 2, cells[:, 1] * SQRT3 / 2, np.ones(len(cells))])
-        image = plane @ self.homography.T
+        plane = plane_points(cells)
+        image = np.column_stack([plane, np.ones(len(plane))]) @ self.homography.T
         return image[:, :2] / image[:, 2:3]
 
     def axial(self, pixels: np.ndarray) -> np.ndarray:
@@ -83,6 +82,12 @@ class Lattice:
         step_e = self.pixels(cells + east) - self.pixels(cells - east)
         step_se = self.pixels(cells + south_east) - self.pixels(cells - south_east)
         return (np.linalg.norm(step_e, axis=1) + np.linalg.norm(step_se, axis=1)) / 2
+
+
+def plane_points(cells: np.ndarray) -> np.ndarray:
+    """Lattice-plane points (N, 2) of axial cells (N, 2): unit pitch, east along x."""
+    cells = np.asarray(cells, np.float64).reshape(-1, 2)
+    return np.column_stack([cells[:, 0] + cells[:, 1] / 2, cells[:, 1] * SQRT3 / 2])
 
 
 def hex_round(axial: np.ndarray) -> np.ndarray:
@@ -248,7 +253,7 @@ def _spread_out(cells: np.ndarray) -> bool:
 def _fit_homography(centres: np.ndarray, cells: np.ndarray, basis: np.ndarray,
                     frame_size: tuple[int, int], robust: bool = True) -> Lattice:
     """The lattice through ``centres`` in ``cells``; ``robust`` (RANSAC) while some cells may be wrong."""
-    plane = np.column_stack([cells[:, 0] + cells[:, 1] / 2, cells[:, 1] * SQRT3 / 2]).astype(np.float64)
+    plane = plane_points(cells)
     distinct = np.unique(cells, axis=0)
     k = _intrinsics(frame_size)
     if len(distinct) >= PERSPECTIVE_TILES and _spread_out(distinct):

@@ -9,7 +9,8 @@ import pytest
 from calibration.errors import CalibrationError
 from calibration.layout import DEFAULT_LAYOUT, parse_layout
 from rules.pieces import Colour
-from vision.enroll import _plane, place_layout
+from vision.enroll import place_layout
+from vision.lattice import plane_points
 from vision.tilemaps import Peak
 
 _ROWS = ("wQ wS1 wS2 wB1 wB2 wG1 wG2", "wG3 wA1 wA2 wA3 wM wL wP", "bQ bS1 bS2 bB1 bB2 bG1 bG2",
@@ -21,8 +22,8 @@ ROWS = "\n".join(f"{k - row} {2 * row} {name}" for row, names in enumerate(_ROWS
 def seen(layout: str, homography: np.ndarray, drop: int = 0) -> list[Peak]:
     """The tops a perfect tile map would report for ``layout`` seen through ``homography``."""
     cells = parse_layout(layout)
-    centres = cv2.perspectiveTransform(_plane(cells)[None], homography)[0]
-    ends = cv2.perspectiveTransform(_plane([(0, 0), (1, 0)])[None], homography)[0]
+    centres = cv2.perspectiveTransform(plane_points(list(cells))[None], homography)[0]
+    ends = cv2.perspectiveTransform(plane_points([(0, 0), (1, 0)])[None], homography)[0]
     pitch = float(np.linalg.norm(ends[1] - ends[0]))
     return [Peak(c, pitch, 0.9, 1.0 if piece.colour is Colour.WHITE else 0.0)
             for c, piece in list(zip(centres, cells.values()))[drop:]]
@@ -42,7 +43,7 @@ def test_any_layout_at_any_turn_is_placed_exactly(layout: str, turn: float) -> N
     cells = parse_layout(layout)
     assert set(placement.tops) == set(cells)
     for cell, top in placement.tops.items():
-        assert np.allclose(placement.pixel(cell), top.centre, atol=0.5)
+        assert np.allclose(placement.lattice.pixel(cell), top.centre, atol=0.5)
 
 
 def test_a_scatter_with_gaps_is_placed() -> None:
@@ -57,7 +58,7 @@ def test_a_scatter_with_gaps_is_placed() -> None:
 def test_a_missing_piece_is_left_unplaced() -> None:
     placement = place_layout(seen(DEFAULT_LAYOUT, camera(10.0, 50.0, 0.0), drop=1), parse_layout(DEFAULT_LAYOUT))
     assert (0, 0) not in placement.tops and len(placement.tops) == 27
-    assert np.allclose(placement.pixel((0, 0)), camera(10.0, 50.0, 0.0)[:2, 2], atol=1.0)
+    assert np.allclose(placement.lattice.pixel((0, 0)), camera(10.0, 50.0, 0.0)[:2, 2], atol=1.0)
 
 
 def test_enrolling_needs_a_photo() -> None:

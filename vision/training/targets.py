@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.features import rectified_crop
+from vision.features import jittered_crop
 from vision.render.scene import FrameTruth
 from vision.tilemaps import INPUT_SCALE, MULTIPLE, STRIDE, cell_of
 
@@ -63,11 +63,6 @@ def tile_crops(frame: np.ndarray, truth: FrameTruth, rng: np.random.Generator, c
     for index, tile in enumerate(truth.tiles):
         if tile.hidden_by_hand or tile.cut:
             continue
-        pitch = float(np.linalg.norm(tile.basis, axis=1).mean())
         for _ in range(copies):
-            angle = rng.normal(0, 0.05)
-            turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-            basis = tile.basis @ turn.T * rng.normal(1, 0.05)
-            centre = np.asarray(tile.px) + rng.normal(0, 0.04 * pitch, 2)
-            crops.append((index, rectified_crop(frame, centre, basis)))
+            crops.append((index, jittered_crop(frame, np.asarray(tile.px), tile.basis, rng, 0.04, 0.05, 0.05)))
     return crops
