@@ -1,7 +1,7 @@
 """The referee against every boardspace game of the shared corpus, filmed with noise.
 
     python benchmarks/referee_bench.py [--camera simulated|rendered] [--games N] [--every K]
-        [--first I] [--workers W] [--seed 1] [--stable 0.3] [--lamp] [--shared ../shared]
+        [--first I] [--workers W] [--seed 1] [--stable 0.3] [--lamp] [--world] [--shared ../shared]
 
 Each game is played in front of a 10 fps camera: a hand hides the board while each move
 is made, the hive is now and then knocked, and some replies come before the board is
@@ -13,7 +13,9 @@ still (two moves between steady views). The camera is either
   under one random camera pose and set of conditions per game, the moving piece carried
   by a hand, and read by ``vision.detect`` (with a ``SessionLight``, as ``hivecam serve``
   runs it); films are lean (~0.1-0.2 s of CPU a frame). ``--lamp`` switches a lamp of
-  random colour and brightness on halfway through each game.
+  random colour and brightness on halfway through each game. ``--world`` films each game in
+  the wide physical world (``vision.render.world``), the art styles in turn (the blind ones
+  included), the set enrolled first from one photo of the documented layout on that table.
 
 Reported:
 
@@ -328,6 +330,7 @@ class Options:
     seed: int
     config: RefereeConfig
     lamp: bool = False  # rendered: a lamp of random colour comes on halfway through each game
+    world: bool = False  # rendered: the wide world, each game in the next art style, the set enrolled first
 
 
 @dataclass
@@ -347,6 +350,8 @@ class GameResult:
     right_rule: bool = False
     went_on: bool = False
     wrong_rule: str = ""
+    style: str = ""
+    enrollment_failed: str = ""
     frames: int = 0
     render_seconds: float = 0.0
     detect_seconds: float = 0.0
@@ -359,10 +364,12 @@ def play_game(index: int, path: Path, options: Options) -> GameResult:
     """Film game ``index`` of the corpus and inject its illegal move (seeded by the index)."""
     started = time.perf_counter()
     rng = random.Random(options.seed * 1_000_003 + index)
+    style = None
     if options.camera == "rendered":
-        from rendered_camera import RenderedCamera  # numpy, OpenCV and the renderer only when asked
+        from rendered_camera import WORLD_STYLES, RenderedCamera  # numpy, OpenCV and the renderer only when asked
 
-        camera: Camera = RenderedCamera(rng.randrange(1 << 30), options.lamp)
+        style = WORLD_STYLES[index % len(WORLD_STYLES)] if options.world else None
+        camera: Camera = RenderedCamera(rng.randrange(1 << 30), options.lamp, style)
         pace, hold = RENDERED_PACE, RENDERED_HOLD
     else:
         camera, pace, hold = noisy_camera(rng), Pace(), (12, 25)
@@ -389,6 +396,8 @@ def play_game(index: int, path: Path, options: Options) -> GameResult:
     if stats is not None:
         result.frames, result.raised, result.cut = stats.frames, stats.raised, stats.cut
         result.render_seconds, result.detect_seconds = stats.render_seconds, stats.detect_seconds
+        result.enrollment_failed = stats.enrollment_failed
+    result.style = style or ""
     result.seconds = time.perf_counter() - started
     return result
 
@@ -461,12 +470,24 @@ def report(results: list[GameResult], args: argparse.Namespace, seconds: float) 
               f"whole hive in {sum(r.raised for r in results)} films, hive cut off in {sum(r.cut for r in results)}")
     peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     print(f"peak RSS of one process: {peak / 1024:.0f} MB")
+    if args.world:
+        world_report(results)
     for r in results:
         if not (r.equal and not r.asked):
             print(f"  {r.name}: {'differs' if not r.equal else 'asked'} {r.first_question}")
     for r in results:
         if r.wrong_rule:
             print(f"  {r.name} {r.wrong_rule}")
+
+
+def world_report(results: list[GameResult]) -> None:
+    """Per art style of the wide world: games recorded move for move with no human input, legal moves
+    flagged illegal, and enrollments that failed."""
+    print(f"  {'style':14} {'games':>5} {'exact':>5} {'false illegal':>13} {'enrollment failed':>17}")
+    for style in dict.fromkeys(r.style for r in results):
+        mine = [r for r in results if r.style == style]
+        print(f"  {style:14} {len(mine):>5} {sum(r.equal and not r.asked for r in mine):>5} "
+              f"{sum(r.false_illegal for r in mine):>13} {sum(bool(r.enrollment_failed) for r in mine):>17}")
 
 
 def main() -> int:
@@ -481,6 +502,9 @@ def main() -> int:
     parser.add_argument("--stable", type=float, default=0.3, help="stable_seconds")
     parser.add_argument("--lamp", action="store_true",
                         help="rendered: switch a lamp of random colour on halfway through each game")
+    parser.add_argument("--world", action="store_true",
+                        help="rendered: film in the wide world, each game in the next art style (blind ones "
+                             "included), the set enrolled first from one photo")
     parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
     args = parser.parse_args()
     files = sorted((args.shared / "corpus" / "boardspace-sgf").glob("*.sgf"))
@@ -490,7 +514,9 @@ def main() -> int:
     if not jobs:
         print(f"no games found under {args.shared / 'corpus' / 'boardspace-sgf'}")
         return 1
-    options = Options(args.camera, args.seed, RefereeConfig(stable_seconds=args.stable), args.lamp)
+    if args.world and args.camera != "rendered":
+        parser.error("--world films rendered frames: add --camera rendered")
+    options = Options(args.camera, args.seed, RefereeConfig(stable_seconds=args.stable), args.lamp, args.world)
     started = time.perf_counter()
     results: list[GameResult] = []
     work = [(index, path, options) for index, path in jobs]

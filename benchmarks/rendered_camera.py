@@ -6,7 +6,10 @@ and set of conditions per game (every frame with its own noise seed) and read by
 ``vision.detect.Detector``. While a shot is occluded a hand carries the moved piece from
 where it was (or from beside the hive) to where it goes. A shot's registration
 ``transform`` (an arbitrary lattice map) is not drawn; a change of it is a knock instead:
-the whole hive slides a few millimetres.
+the whole hive slides a few millimetres. With a ``style``, the game is filmed in the wide
+physical world (``vision.render.world``: any tile size and thickness, table, lamps, lens) in
+that art style, and the set is enrolled first from one photo of the documented layout on the
+same table, as a user would (the built-in profile if that enrollment fails).
 """
 
 from __future__ import annotations
@@ -21,18 +24,24 @@ import numpy as np
 from rules.hexgrid import Hex
 from rules.observation import Observation
 from rules.pieces import Piece
+from calibration.errors import CalibrationError
+from calibration.layout import DEFAULT_LAYOUT, layout_position
 from rules.referee.synthetic import Shot
-from vision.profile import CreatureProfile, demo_profile
+from vision.enroll import enroll
+from vision.profile import CreatureProfile, default_profile, demo_profile
 from vision.detect import Detector
 from vision.render.camera import HEIGHT, WIDTH, SyntheticCamera
 from vision.render.game import start_point
-from vision.render.scene import (GAP_MM, TILE_SIZES, cell_centre_mm, random_conditions, random_lamp,
+from vision.render.scene import (GAP_MM, TILE_SIZES, Conditions, cell_centre_mm, random_conditions, random_lamp,
                                  render_position)
+from vision.render.world import random_world
 from vision.session_light import SessionLight
+from vision.training.styles import BLIND_STYLES, TRAINING_STYLES
 
 Stacks = Mapping[Hex, Sequence[Piece]]
 MAX_HEIGHT_MM = 800.0  # top of the camera heights hivecam must cope with
 KNOCK_MM = 5.0  # standard deviation of the hive's slide when it is knocked
+WORLD_STYLES = (*TRAINING_STYLES, *BLIND_STYLES)  # the wide world's games take these in turn
 
 
 @lru_cache(maxsize=1)
@@ -50,6 +59,7 @@ class FrameStats:
     detect_seconds: float = 0.0
     raised: int = 0  # films whose camera was raised above its drawn height to see the whole hive
     cut: int = 0  # films whose hive did not fit in the view even at MAX_HEIGHT_MM
+    enrollment_failed: str = ""  # wide world: why the set's enrollment failed (the built-in profile was used)
 
 
 @dataclass(frozen=True)
@@ -65,15 +75,31 @@ class _Path:
 class RenderedCamera:
     """Shots in, observations out (``Observation.extra["detect_seconds"]`` is the recognition time)."""
 
-    def __init__(self, seed: int, lamp: bool = False) -> None:
-        """With ``lamp``, a lamp of random colour is switched on halfway through the first film."""
+    def __init__(self, seed: int, lamp: bool = False, style: str | None = None) -> None:
+        """With ``lamp``, a lamp of random colour is switched on halfway through the first film;
+        with ``style``, the films are drawn in the wide world in that art style."""
         self.rng = np.random.default_rng(seed)
-        self.base = random_conditions(self.rng, tile_size="standard", bump_mm=(0.0, 0.0))
         self.lamp = random_lamp(np.random.default_rng(seed + 1)) if lamp else None
-        self.detector = Detector(_profile(), light=SessionLight())  # one session: one table, one camera
-        flats, self.thickness = TILE_SIZES[self.base.tile_size]
-        self.pitch = flats + GAP_MM
         self.stats = FrameStats()
+        if style is None:
+            self.base = random_conditions(self.rng, tile_size="standard", bump_mm=(0.0, 0.0))
+            flats, self.thickness = TILE_SIZES[self.base.tile_size]
+            self.pitch, profile = flats + GAP_MM, _profile()
+        else:  # no cups or phones: they would stand where the hive grows
+            self.base = replace(random_world(self.rng, style), hand=False, objects=(), aim_mm=(0.0, 0.0),
+                                bump_mm=(0.0, 0.0))
+            self.thickness, self.pitch = self.base.thickness_mm, self.base.flats_mm + self.base.gap_mm
+            profile = self._enrolled(self.base)
+        self.detector = Detector(profile, light=SessionLight())  # one session: one table, one camera
+
+    def _enrolled(self, conditions: Conditions) -> CreatureProfile:
+        """The set enrolled from one photo of the documented layout on this table (built-in if that fails)."""
+        photo, _ = render_position(layout_position(DEFAULT_LAYOUT), conditions)
+        try:
+            return enroll([photo], DEFAULT_LAYOUT)
+        except CalibrationError as exc:
+            self.stats.enrollment_failed = str(exc)
+            return default_profile()
 
     def __call__(self, shots: Iterable[Shot]) -> Iterator[Observation]:
         shots = list(shots)
@@ -134,7 +160,8 @@ class RenderedCamera:
         height = self.base.height_mm
         while True:
             camera = SyntheticCamera.looking_at(target, height, self.base.tilt_deg, self.base.azimuth_deg,
-                                                self.base.yaw_deg, self.base.k1)
+                                                self.base.yaw_deg, self.base.k1, self.base.k2, self.base.hfov_deg,
+                                                self.base.fit_canvas)
             px = camera.project(points)
             inside = bool(((px >= 0) & (px < [WIDTH, HEIGHT])).all())
             if inside or height >= MAX_HEIGHT_MM:

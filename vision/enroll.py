@@ -25,7 +25,7 @@ from vision.features import jittered_crop, rectified_crop
 from vision.images import ImageReadError, read_image
 from vision.lattice import Lattice, plane_points
 from vision.profile import CreatureProfile
-from vision.tilemaps import Peak, TileMapper, peaks
+from vision.tilemaps import Peak, TileMapper, tile_tops
 
 MATCH_RADIUS = 0.35  # pitches: a layout cell mapped this close to a found top is that top
 NEIGHBOURS = 3  # each found top is paired with this many nearest others to propose a placement
@@ -106,7 +106,7 @@ def _image(item: np.ndarray | str | os.PathLike[str], index: int) -> np.ndarray:
 
 def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper) -> Placement:
     """The layout's placement in one photo; ``CalibrationError`` naming each piece not found and where."""
-    found = peaks(mapper.maps(frame))
+    _, found = tile_tops(mapper, frame)
     if not found:
         raise CalibrationError(f"{label}: no tiles found (is the camera looking at the laid-out pieces?)")
     placement = place_layout(found, layout)

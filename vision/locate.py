@@ -15,7 +15,7 @@ import numpy as np
 from rules.hexgrid import Hex
 from rules.pieces import Colour
 from vision.lattice import PERSPECTIVE_TILES, Lattice, fit_lattice, hex_round, refit_flat
-from vision.tilemaps import Peak, TileMapper, TileMaps, peaks
+from vision.tilemaps import Peak, TileMapper, TileMaps, tile_tops
 
 MAX_LEVEL = 6  # a stack top is looked for up to this many tiles high
 LEVEL_PENALTY = 0.06  # pitches of fit error a stack one level higher must save to be believed (the tile map places centres less exactly than face outlines did)
@@ -43,8 +43,7 @@ class Located:
 
 def locate_tiles(frame: np.ndarray, mapper: TileMapper) -> Located:
     """Find every tile top in a BGR frame and give it lattice coordinates (one per cell)."""
-    maps = mapper.maps(frame)
-    found = peaks(maps)
+    maps, found = tile_tops(mapper, frame)
     if not found:
         return Located([], None, maps)
     height, width = frame.shape[:2]

@@ -4,7 +4,8 @@ A small fully convolutional network (``vision/models/tilemap.onnx``, trained on 
 renders by ``python -m vision.training.train tilemap``) reads the frame at a quarter of its
 size and answers, for every ``STRIDE`` x ``STRIDE`` patch of the frame: how likely a tile
 top's centre lies there (with the sub-patch offset and the local lattice pitch), and which
-of ``CLASSES`` the patch shows. It runs on the Pi through OpenCV's ``cv2.dnn``.
+of ``CLASSES`` the patch shows. It runs on the Pi through OpenCV's ``cv2.dnn``. Tiles too small
+for that scale (a far camera, a wide lens) get a second look at twice the size, over their region only.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ MODEL_PATH = Path(__file__).with_name("models") / "tilemap.onnx"
 PEAK_THRESHOLD = 0.35  # centre heat a tile top must reach
 COLOUR_REACH = 0.4  # pitches around a centre whose top-face classes decide the tile's colour
 MIN_TOP_SHARE = 0.3  # ... and of which at least this share must look like a tile top (not table or sides)
+SMALL_PITCH = 32.0  # pixels: tiles this close together are looked at again, twice as large
+MAX_ZOOM = 2  # (the network finds centres and pitch reliably from about 32 to 90 pixels a tile)
+TILE_CLASSES = slice(1, 5)  # white and black tops and sides: where tiles are
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,31 @@ def peaks(maps: TileMaps, threshold: float = PEAK_THRESHOLD) -> list[Peak]:
         if white + black >= MIN_TOP_SHARE:
             found.append(Peak(centre, pitch, float(heat[y, x]), white / max(white + black, 1e-6)))
     return found
+
+
+def tile_tops(mapper: TileMapper, frame: np.ndarray) -> tuple[TileMaps, list[Peak]]:
+    """The frame's maps and its tile tops. Where the tiles look small (far camera, wide lens,
+    pocket tiles), the tops come from another look at the tiles' region, twice (up to MAX_ZOOM
+    times) as large."""
+    maps = mapper.maps(frame)
+    found, zoom = peaks(maps), 1
+    while found and zoom < MAX_ZOOM and float(np.median([p.pitch for p in found])) * zoom < SMALL_PITCH:
+        x0, y0, x1, y1 = _tile_region(maps, frame.shape)
+        zoom *= 2
+        crop = cv2.resize(frame[y0:y1, x0:x1], None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
+        origin = np.array([x0, y0], np.float64)
+        found = [Peak(p.centre / zoom + origin, p.pitch / zoom, p.score, p.white) for p in peaks(mapper.maps(crop))]
+    return maps, found
+
+
+def _tile_region(maps: TileMaps, frame_shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """Frame pixels (x0, y0, x1, y1) of the box round every patch that looks like tile, with a margin."""
+    ys, xs = np.nonzero(maps.classes[TILE_CLASSES].sum(axis=0) > 0.5)
+    (left, top), (right, bottom) = pixel_of(np.array([[xs.min(), ys.min()], [xs.max(), ys.max()]]))
+    margin = 2 * SMALL_PITCH
+    height, width = frame_shape[:2]
+    return (max(int(left - margin), 0), max(int(top - margin), 0),
+            min(int(right + margin), width), min(int(bottom + margin), height))
 
 
 def _top_classes(maps: TileMaps, y: int, x: int, pitch_cells: float) -> tuple[float, float]:

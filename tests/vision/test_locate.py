@@ -132,3 +132,16 @@ def test_a_row_of_tiles_with_one_beside_it_keeps_its_cells() -> None:
         lift = [np.linalg.norm(located.lattice.lifted(1).pixel(c) - located.lattice.pixel(c)) / located.lattice.pitch(c)
                 for c in seen]
         assert max(lift) < 0.5
+
+
+def test_small_far_tiles_are_found_by_a_closer_look() -> None:
+    """A wide lens 90 cm above 30 mm tiles: about 17 pixels a tile, below what one look at the frame resolves."""
+    position = dense_block(16)
+    frame, truth = render_position(position, Conditions(height_mm=900, hfov_deg=102, tilt_deg=12, yaw_deg=40,
+                                                        seed=5, style="b", **{**SOLID, "flats_mm": 30.0}))
+    assert truth.tile_px < 20
+    located = locate_tiles(frame, MAPPER)
+    seen = {t.cell: t.colour for t in located.tiles}
+    true = {t.cell: t.colour for t in truth.tiles}
+    alignment = align(seen, true)
+    assert alignment.matched == len(true) == len(seen)
