@@ -6,10 +6,11 @@
 Positions are the championship GameStrings of the shared corpus (Mzinga's valid-moves test).
 ``styles``: every art style in the wide physical world (``vision.render.world``: solid
 bevelled tiles of any size and thickness, touching rows, any table, 1-3 lamps, glare, normal
-and wide lenses, hands, sleeves, cups, phones), each enrolled from one photo in a layout
-picked at random (the documented block, rows of one colour, a loose scatter), then with the
-built-in profile; training styles first, the blind styles (never trained or tuned on) last,
-and the worst enrolled style. The classic sections: every frame gets a random camera pose (40-80 cm, tilt up to 30 degrees, any turn), lens,
+and wide lenses, hands, sleeves, cups, phones): one set of each style (one look of it) enrolled
+from one photo in a layout picked at random (the documented block, rows of one colour, a loose
+scatter) and then filmed on any table, and the style's sets of every look with the built-in
+profile; training styles first, the blind styles (never trained or tuned on) last, and the
+worst enrolled style. The classic sections: every frame gets a random camera pose (40-80 cm, tilt up to 30 degrees, any turn), lens,
 light, table and noise; one frame in five has a hand reaching over the hive (those frames
 score only as 'hand': flagged occluded or exactly right; the others score everything else). Sections:
 ``a`` style-A art with the shipped profile; ``pocket`` the same with pocket-size tiles;
@@ -95,14 +96,14 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
     """Score ``frames`` random frames. ``lamp`` switches a lamp of random colour on after a first
     view: "steady" lets the detector learn the table's light from that view (``SessionLight``),
     "raw" does not. ``world`` (a style) draws every frame from the wide physical world in that
-    art style instead of the classic conditions."""
+    art style instead of the classic conditions; ``fixed`` pins fields of either."""
     rng = np.random.default_rng(seed)
     tally = Tally()
     for _ in range(frames):
         position = positions[int(rng.integers(len(positions)))]
         hand = bool(rng.random() < HAND_SHARE)
         carried = Piece.ALL[int(rng.integers(len(Piece.ALL)))] if hand else None
-        conditions = (replace(random_world(rng, world), hand=hand) if world
+        conditions = (replace(random_world(rng, world, **fixed), hand=hand) if world
                       else random_conditions(rng, hand=hand, **fixed))
         if lamp:
             detector.light = SessionLight() if lamp == "steady" else None
@@ -155,38 +156,50 @@ def scatter_layout(rng: np.random.Generator) -> str:
     return "\n".join(f"{spots[k][0] + (spots[k][1] // 2) % 2} {spots[k][1]} {name}" for k, name in zip(chosen, names))
 
 
-def style_enrollment(style: str, rng: np.random.Generator) -> tuple[CreatureProfile | str, str]:
-    """The profile enrolled from one photo of ``style`` in a layout picked at random, and the layout's name
-    (the error message instead of a profile if enrollment failed)."""
+@dataclass(frozen=True)
+class Enrolled:
+    """One style's set enrolled from one photo: the profile (or why enrollment failed), the layout
+    it was laid out in, and the set's look (every frame of the set shows the same tiles)."""
+
+    profile: CreatureProfile | str
+    layout: str
+    look: dict[str, object]
+
+
+def style_enrollment(style: str, rng: np.random.Generator) -> Enrolled:
+    """The set of ``style`` enrolled from one photo in a layout picked at random."""
     name, layout = [("documented", DEFAULT_LAYOUT), ("rows", ROWS_LAYOUT),
                     ("scatter", scatter_layout(rng))][int(rng.integers(3))]
     world = replace(random_world(rng, style), hand=False, objects=(), aim_mm=(0.0, 0.0))  # the user frames the layout
+    look = {"art_variant": world.art_variant, "mono": world.mono}
     photo, _ = render_position(layout_position(layout), world)
     try:
-        return enroll([photo], layout), name
+        return Enrolled(enroll([photo], layout), name, look)
     except CalibrationError as exc:
-        return str(exc), name
+        return Enrolled(str(exc), name, look)
 
 
 def style_rows(positions: list[Position], frames: int, seed: int) -> list[tuple[str, dict[str, float]]]:
-    """Every art style in the wide world: enrolled from one photo, and with the built-in profile.
-    Training styles first, the blind ones (never trained or tuned on) last."""
+    """Every art style in the wide world: one set enrolled from one photo and filmed on any table,
+    and the style's sets (any look) with the built-in profile. Training styles first, the blind
+    ones (never trained or tuned on) last."""
     rows = []
     for index, style in enumerate((*TRAINING_STYLES, *BLIND_STYLES)):
         tag = "blind " if style in BLIND_STYLES else ""
-        profile, layout = style_enrollment(style, np.random.default_rng([seed, index]))
-        if isinstance(profile, str):
-            print(f"{style}: enrollment from a {layout} photo failed: {profile}")
+        enrolled = style_enrollment(style, np.random.default_rng([seed, index]))
+        if isinstance(enrolled.profile, str):
+            print(f"{style}: enrollment from a {enrolled.layout} photo failed: {enrolled.profile}")
         else:
-            rows.append((f"{tag}{style}, enrolled ({layout})",
-                         run_section(Detector(profile), positions, frames, seed + index, world=style).row()))
+            rows.append((f"{tag}{style}, enrolled ({enrolled.layout})",
+                         run_section(Detector(enrolled.profile), positions, frames, seed + index, world=style,
+                                     **enrolled.look).row()))
         rows.append((f"{tag}{style}, built-in",
                      run_section(Detector(default_profile()), positions, max(frames // 5, 20), seed + 100 + index,
                                  world=style).row()))
-    enrolled = [row for name, row in rows if "enrolled" in name]
-    if enrolled:
-        worst = {c: (max if c in ("phantoms", "ms", "false_occl") else min)(r[c] for r in enrolled)
-                 for c in enrolled[0]}
+    enrolled_rows = [row for name, row in rows if "enrolled" in name]
+    if enrolled_rows:
+        worst = {c: (max if c in ("phantoms", "ms", "false_occl") else min)(r[c] for r in enrolled_rows)
+                 for c in enrolled_rows[0]}
         rows.append(("worst style, enrolled", worst))
     return rows
 

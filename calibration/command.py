@@ -93,7 +93,7 @@ def _enroll(args: argparse.Namespace) -> None:
     layout = Path(args.layout).read_text(encoding="utf-8") if args.layout else None
     profile = enroll([read_image(p) for p in args.images], layout)
     profile.save(args.out)
-    print(f"{args.out}: creature profile written")
+    print(f"{args.out}: creature profile written{f' ({profile.note})' if profile.note else ''}")
 
 
 ACTIONS = {"board": _board, "camera": _camera, "table": _table, "layout": _layout, "enroll": _enroll}

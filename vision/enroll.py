@@ -5,7 +5,9 @@ at any turn and place on the table. The tile map finds the tops in the photo; th
 matched to them by the similarity (turn, scale, shift) that puts the most layout cells on
 found tops of the right colour, refined to a homography (the camera's perspective). Each
 matched top's crop, turned through all six sixths and slightly jittered, gives the creature
-embeddings that become the profile's examples.
+embeddings that become the profile's examples. A piece the photo does not show (hidden by glare,
+say) is left out, named in the profile's note, as long as most of the layout was found and every
+creature of each colour has an example.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from vision.tilemaps import Peak, TileMapper, tile_tops
 MATCH_RADIUS = 0.35  # pitches: a layout cell mapped this close to a found top is that top
 NEIGHBOURS = 3  # each found top is paired with this many nearest others to propose a placement
 JITTERED = 2  # jittered crops per turn of each enrolled top
+MIN_FOUND = 0.85  # share of the layout's pieces a photo must show for its placement to be trusted
 
 
 @dataclass(frozen=True)
@@ -104,19 +107,24 @@ def _image(item: np.ndarray | str | os.PathLike[str], index: int) -> np.ndarray:
     return item
 
 
-def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper) -> Placement:
-    """The layout's placement in one photo; ``CalibrationError`` naming each piece not found and where."""
+def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper) -> tuple[Placement, list[str]]:
+    """The layout's placement in one photo and the pieces it does not show, each with where it was
+    looked for; ``CalibrationError`` naming them if too many are missing to trust the placement."""
     _, found = tile_tops(mapper, frame)
     if not found:
         raise CalibrationError(f"{label}: no tiles found (is the camera looking at the laid-out pieces?)")
     placement = place_layout(found, layout)
     absent = [f"{layout[c].name} at {c} (looked near pixel {tuple(int(v) for v in placement.lattice.pixel(c))})"
               for c in layout if c not in placement.tops]
-    if absent:
+    if len(absent) > (1 - MIN_FOUND) * len(layout):
         raise CalibrationError(f"{label}: {len(absent)} of {len(layout)} layout pieces not found: "
-                               f"{'; '.join(absent[:8])}{' ...' if len(absent) > 8 else ''} (is every tile in "
-                               f"view, laid out as the layout says, uncovered? {len(found)} tiles seen)")
-    return placement
+                               f"{_listed(absent)} (is every tile in view, laid out as the layout says, "
+                               f"uncovered? {len(found)} tiles seen)")
+    return placement, absent
+
+
+def _listed(items: list[str], most: int = 8) -> str:
+    return f"{'; '.join(items[:most])}{' ...' if len(items) > most else ''}"
 
 
 def _crops(frame: np.ndarray, centre: np.ndarray, basis: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
@@ -135,14 +143,21 @@ def enroll(images: Iterable[np.ndarray | str | os.PathLike[str]], layout: str | 
         raise CalibrationError("enrollment needs at least one photo of the laid-out pieces")
     mapper, embedder, rng = TileMapper(), CreatureEmbedder(), np.random.default_rng(0)
     examples: dict[tuple[Colour, Bug], list[np.ndarray]] = {}
+    left_out = []
     for index, item in enumerate(photos):
         frame = _image(item, index)
         label = str(item) if isinstance(item, (str, os.PathLike)) else f"photo {index + 1}"
-        placement = _placed(frame, cells, label, mapper)
+        placement, absent = _placed(frame, cells, label, mapper)
+        left_out += [f"{label}: {_listed(absent)}"] if absent else []
         for cell, top in placement.tops.items():
             piece = cells[cell]
             embedded = embedder.embed(_crops(frame, top.centre, placement.lattice.basis(cell), rng))
             examples.setdefault((piece.colour, piece.bug), []).extend(embedded)
+    unseen = [f"{c.title} {b.title}" for c in Colour for b in Bug if (c, b) not in examples]
+    if unseen:
+        raise CalibrationError(f"no photo shows a {', '.join(unseen)}; pieces not found: {' | '.join(left_out)}")
+    if left_out:
+        note = f"{note}{'; ' if note else ''}pieces not found, left out: {' | '.join(left_out)}"
     return CreatureProfile.from_examples({k: np.array(v) for k, v in examples.items()}, note)
 
 

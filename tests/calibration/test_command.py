@@ -81,6 +81,8 @@ def test_enroll_hands_images_and_layout_to_the_appearance_module(tmp_path, photo
     calls = []
 
     class Profile:
+        note = ""
+
         def save(self, path) -> None:
             calls.append(("save", str(path)))
 

@@ -66,3 +66,29 @@ def test_enrolling_needs_a_photo() -> None:
 
     with pytest.raises(CalibrationError, match="at least one photo"):
         enroll([])
+
+
+def _enroll_seeing(monkeypatch, missing: set[str]):
+    """Enroll from a blank photo whose tile map shows the default layout except the ``missing`` pieces."""
+    import vision.enroll as enrollment
+
+    pieces = parse_layout(DEFAULT_LAYOUT).values()
+    tops = [top for top, piece in zip(seen(DEFAULT_LAYOUT, camera(0.0, 50.0, 0.0)), pieces) if piece.name not in missing]
+    monkeypatch.setattr(enrollment, "tile_tops", lambda mapper, frame: (None, tops))
+    return enrollment.enroll([np.full((720, 1280, 3), 128, np.uint8)])
+
+
+def test_a_piece_not_found_is_left_out_and_named(monkeypatch) -> None:
+    profile = _enroll_seeing(monkeypatch, {"wA2"})
+    assert "wA2 at" in profile.note and "left out" in profile.note
+    assert len(profile.vectors) > 0
+
+
+def test_a_creature_no_photo_shows_is_an_error_naming_it(monkeypatch) -> None:
+    with pytest.raises(CalibrationError, match=r"no photo shows a White Queen.*wQ at \(0, 0\)"):
+        _enroll_seeing(monkeypatch, {"wQ"})
+
+
+def test_too_many_pieces_missing_is_an_error(monkeypatch) -> None:
+    with pytest.raises(CalibrationError, match="5 of 28 layout pieces not found"):
+        _enroll_seeing(monkeypatch, {"wA1", "wA2", "wA3", "bA1", "bA2"})
