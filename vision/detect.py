@@ -51,9 +51,9 @@ class Detector:
         views = self.embedder.embed([turned(crop, k) for crop in crops for k in VIEW_TURNS])
         sightings = []
         for tile, seen in zip(located.tiles, views.reshape(len(crops), len(VIEW_TURNS), EMBEDDING)):
-            bug, confidence = self.profile.classify(seen, tile.colour)
+            colour, bug, confidence = self.profile.classify(seen)
             q, r = tile.cell
-            sightings.append(TileSighting(q, r, tile.colour, bug, confidence, tile.level,
+            sightings.append(TileSighting(q, r, colour, bug, confidence, tile.level,
                                           (float(tile.centre[0]), float(tile.centre[1]))))
         occluded = occluder_near_hive(located)
         if self.light is not None:

@@ -27,7 +27,7 @@ class LocatedTile:
 
     cell: Hex
     centre: np.ndarray  # pixels
-    colour: Colour
+    colour: Colour  # the tile map's reading (the detector takes the creature profile's, which errs less)
     basis: np.ndarray  # (2, 2) pixel steps east and south-east at this tile's top
     level: int  # 1 = lying on the table, 2 = on one other tile...
     offset: float  # distance from the lattice centre of its cell at that level, in pitches

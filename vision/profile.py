@@ -47,15 +47,17 @@ class CreatureProfile:
         labels = np.concatenate([np.full(len(examples[k]), i) for i, k in enumerate(CLASSES)])
         return cls(vectors / np.linalg.norm(vectors, axis=1, keepdims=True), labels, note)
 
-    def classify(self, views: np.ndarray, colour: Colour) -> tuple[Bug, float]:
-        """The creature on a tile of ``colour`` seen as ``views`` (R, EMBEDDING) unit vectors, and a
-        softmax confidence: each class scores its best example's similarity, averaged over the views."""
-        rows = [i for i, (c, _) in enumerate(CLASSES) if c is colour]
+    def classify(self, views: np.ndarray) -> tuple[Colour, Bug, float]:
+        """The colour and creature of a tile seen as ``views`` (R, EMBEDDING) unit vectors, and a
+        softmax confidence: each class scores its best example's similarity, averaged over the
+        views. The face's colour comes with the creature: the embeddings tell a white tile from a
+        black one more surely than the tile map's colour classes do (glare, shade, ivory faces)."""
         similarity = np.asarray(views) @ self.vectors.T  # (R, N)
-        scores = np.array([similarity[:, self.labels == k].max(axis=1).mean() for k in rows])
+        scores = np.array([similarity[:, self.labels == k].max(axis=1).mean() for k in range(len(CLASSES))])
         weights = np.exp(SHARPNESS * (scores - scores.max()))
         best = int(np.argmax(scores))
-        return CLASSES[rows[best]][1], float(weights[best] / weights.sum())
+        colour, bug = CLASSES[best]
+        return colour, bug, float(weights[best] / weights.sum())
 
     def to_dict(self) -> dict:
         return {"embedding": EMBEDDING, "classes": [c.value + b.value for c, b in CLASSES],

@@ -1,4 +1,4 @@
-"""Creature profiles: nearest examples of the tile's colour, files and their errors."""
+"""Creature profiles: the colour and creature of the nearest examples, files and their errors."""
 
 from __future__ import annotations
 
@@ -21,16 +21,17 @@ def profile_of(rng: np.random.Generator, per_class: int = 3) -> tuple[CreaturePr
     return CreatureProfile.from_examples(examples, "test"), examples
 
 
-def test_a_tile_is_the_creature_of_its_colour_with_the_nearest_example() -> None:
+def test_a_tile_is_the_colour_and_creature_with_the_nearest_example() -> None:
     rng = np.random.default_rng(1)
     profile, examples = profile_of(rng)
     second_black_ant = examples[(Colour.BLACK, Bug.ANT)][1]
     near = second_black_ant + 0.1 * unit(rng, 1)[0]
-    assert profile.classify(near[None] / np.linalg.norm(near), Colour.BLACK)[0] is Bug.ANT
-    bug, confidence = profile.classify(second_black_ant[None], Colour.BLACK)
-    assert bug is Bug.ANT and confidence > 0.9
-    # the same view on a white tile can only be one of the white creatures
-    assert profile.classify(second_black_ant[None], Colour.WHITE)[0] is not None
+    assert profile.classify(near[None] / np.linalg.norm(near))[:2] == (Colour.BLACK, Bug.ANT)
+    colour, bug, confidence = profile.classify(second_black_ant[None])
+    assert (colour, bug) == (Colour.BLACK, Bug.ANT) and confidence > 0.9
+    white_ant = examples[(Colour.WHITE, Bug.ANT)][0]
+    halfway = (white_ant + second_black_ant) / np.linalg.norm(white_ant + second_black_ant)
+    assert profile.classify(halfway[None])[2] < 0.6  # between two classes: not confident
 
 
 def test_views_are_averaged_per_class() -> None:
@@ -40,8 +41,8 @@ def test_views_are_averaged_per_class() -> None:
     spider, queen = examples[(Colour.WHITE, Bug.SPIDER)][0], examples[(Colour.WHITE, Bug.QUEEN)][0]
     blurred = (spider + 0.5 * queen) / np.linalg.norm(spider + 0.5 * queen)
     views = np.array([blurred, queen])
-    assert profile.classify(views, Colour.WHITE)[0] is Bug.QUEEN
-    assert profile.classify(views[:1], Colour.WHITE)[0] is Bug.SPIDER
+    assert profile.classify(views)[:2] == (Colour.WHITE, Bug.QUEEN)
+    assert profile.classify(views[:1])[:2] == (Colour.WHITE, Bug.SPIDER)
 
 
 def test_every_class_needs_an_example() -> None:
