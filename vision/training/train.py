@@ -33,6 +33,8 @@ from vision.training.targets import IGNORE, MIN_SIGMA
 SCALE = 16.0  # cosine-softmax scale of the creature episodes
 SUPPORT, QUERY, MIN_CLASSES = 2, 2, 8  # crops per class for its prototype and to be told apart; classes a set needs
 HAND_WEIGHT = 3.0  # pixel-class loss weight of hands and objects (rare, and they decide 'occluded')
+EMPTY_WEIGHT = 4.0  # centre-heat loss weight of the empty cells beside tiles (holes, the hive's edge: where phantoms were)
+EMPTY_REACH = 0.3  # pitches round such a cell's centre that get the weight
 RELOAD_EVERY = 200  # steps between looks for shards written since training began
 WINDOW = (48, 80)  # map cells of one training window (a quarter of a 1280x720 frame's map)
 
@@ -80,6 +82,26 @@ def _heat(centres: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np.n
     return heat, np.array(peaks, np.float32).reshape(-1, 5)
 
 
+def _empty_cells(centres: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """Heat-loss weights: EMPTY_WEIGHT near each empty cell beside two touching tops, else 1.
+    Such a cell lies where an equilateral triangle on the two tops' centres closes."""
+    weight = np.ones(shape, np.float32)
+    if len(centres) < 2:
+        return weight
+    xy, pitch = centres[:, :2].astype(np.float64), np.exp(centres[:, 2].astype(np.float64))
+    steps = xy[None, :, :] - xy[:, None, :]
+    length = np.linalg.norm(steps, axis=2) / pitch[:, None]
+    i, j = np.nonzero((length > 0.8) & (length < 1.25))
+    turns = [np.array([[0.5, -s], [s, 0.5]]) for s in (np.sqrt(0.75), -np.sqrt(0.75))]
+    corners = np.concatenate([xy[i] + steps[i, j] @ turn.T for turn in turns])
+    reach = np.concatenate([pitch[i], pitch[i]])
+    nearest = np.linalg.norm(corners[:, None, :] - xy[None, :, :], axis=2).min(axis=1)
+    ys, xs = np.mgrid[0:shape[0], 0:shape[1]]
+    for (x, y), r in zip(corners[nearest > 0.5 * reach], reach[nearest > 0.5 * reach]):
+        weight[(xs - x) ** 2 + (ys - y) ** 2 <= (EMPTY_REACH * r) ** 2] = EMPTY_WEIGHT
+    return weight
+
+
 def _window(image: np.ndarray, classes: np.ndarray, centres: np.ndarray, rng: np.random.Generator
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A WINDOW-sized part of one sample (map cells), mostly around a random tile top."""
@@ -96,7 +118,7 @@ def _window(image: np.ndarray, classes: np.ndarray, centres: np.ndarray, rng: np
 
 
 def _map_batch(shards: list[dict[str, np.ndarray]], size: int, rng: np.random.Generator):
-    images, heats, classes, peaks = [], [], [], []
+    images, heats, weights, classes, peaks = [], [], [], [], []
     for b in range(size):
         shard = shards[int(rng.integers(len(shards)))]
         k = int(rng.integers(len(shard["counts"])))
@@ -109,25 +131,27 @@ def _map_batch(shards: list[dict[str, np.ndarray]], size: int, rng: np.random.Ge
         heat, found = _heat(centres, cls.shape)
         images.append(image)
         heats.append(heat)
+        weights.append(_empty_cells(centres, cls.shape))
         classes.append(cls)
         peaks.append(np.column_stack([np.full(len(found), b), found]))
-    return (_jitter(np.stack(images), rng), torch.from_numpy(np.stack(heats)),
+    return (_jitter(np.stack(images), rng), torch.from_numpy(np.stack(heats)), torch.from_numpy(np.stack(weights)),
             torch.from_numpy(np.stack(classes).astype(np.int64)), torch.from_numpy(np.concatenate(peaks)))
 
 
-def _focal(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-    """CenterNet's penalty-reduced focal loss, per tile."""
+def _focal(logits: torch.Tensor, target: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss, per tile, the negatives weighted by ``weight``."""
     p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
     positive = target >= 1.0
     pos = -(torch.log(p) * (1 - p) ** 2)[positive].sum()
-    neg = -(torch.log(1 - p) * p ** 2 * (1 - target) ** 4)[~positive].sum()
+    neg = -(torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * weight)[~positive].sum()
     return (pos + neg) / max(int(positive.sum()), 1)
 
 
-def _map_loss(out: torch.Tensor, heat: torch.Tensor, classes: torch.Tensor, peaks: torch.Tensor) -> torch.Tensor:
+def _map_loss(out: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor, classes: torch.Tensor, peaks: torch.Tensor
+              ) -> torch.Tensor:
     weights = torch.ones(len(tilemaps.CLASSES))
     weights[tilemaps.HAND] = weights[tilemaps.OBJECT] = HAND_WEIGHT
-    loss = _focal(out[:, 0], heat) + nn.functional.cross_entropy(out[:, 4:], classes, weights, ignore_index=IGNORE)
+    loss = _focal(out[:, 0], heat, weight) + nn.functional.cross_entropy(out[:, 4:], classes, weights, ignore_index=IGNORE)
     if len(peaks):
         b, y, x = peaks[:, 0].long(), peaks[:, 1].long(), peaks[:, 2].long()
         predicted = out[b, 1:4, y, x]
@@ -161,8 +185,8 @@ def train_tilemap(data: Path, minutes: float, batch: int, seed: int, resume: boo
 
 def _map_step(model: nn.Module, shards: list[dict[str, np.ndarray]], batch: int, rng: np.random.Generator
               ) -> torch.Tensor:
-    images, heat, classes, peaks = _map_batch(shards, batch, rng)
-    return _map_loss(model(images), heat, classes, peaks)
+    images, heat, weight, classes, peaks = _map_batch(shards, batch, rng)
+    return _map_loss(model(images), heat, weight, classes, peaks)
 
 
 def _resumed(model: nn.Module, weights: Path, resume: bool) -> nn.Module:
