@@ -25,13 +25,14 @@ from rules.hexgrid import Hex
 from rules.observation import Observation
 from rules.pieces import Piece
 from calibration.errors import CalibrationError
-from calibration.layout import DEFAULT_LAYOUT, layout_position
+from calibration.layout import DEFAULT_LAYOUT
 from rules.referee.synthetic import Shot
 from vision.enroll import enroll
 from vision.profile import CreatureProfile, default_profile, demo_profile
 from vision.detect import Detector
 from vision.render.camera import HEIGHT, WIDTH, SyntheticCamera
 from vision.render.game import start_point
+from vision.render.photos import framed_photo
 from vision.render.scene import (GAP_MM, TILE_SIZES, Conditions, cell_centre_mm, random_conditions, random_lamp,
                                  render_position)
 from vision.render.world import random_world
@@ -94,9 +95,8 @@ class RenderedCamera:
 
     def _enrolled(self, conditions: Conditions) -> CreatureProfile:
         """The set enrolled from one photo of the documented layout on this table (built-in if that fails)."""
-        photo, _ = render_position(layout_position(DEFAULT_LAYOUT), conditions)
         try:
-            return enroll([photo], DEFAULT_LAYOUT)
+            return enroll([framed_photo(DEFAULT_LAYOUT, conditions)], DEFAULT_LAYOUT)
         except CalibrationError as exc:
             self.stats.enrollment_failed = str(exc)
             return default_profile()

@@ -36,7 +36,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from calibration.errors import CalibrationError  # noqa: E402
-from calibration.layout import DEFAULT_LAYOUT, layout_position  # noqa: E402
+from calibration.layout import DEFAULT_LAYOUT  # noqa: E402
 from rules import Board  # noqa: E402
 from rules.pieces import Piece  # noqa: E402
 from vision.compare import align  # noqa: E402
@@ -44,7 +44,7 @@ from vision.detect import Detector  # noqa: E402
 from vision.session_light import SessionLight  # noqa: E402
 from vision.enroll import enroll  # noqa: E402
 from vision.profile import CreatureProfile, default_profile  # noqa: E402
-from vision.render.photos import enrollment_photos  # noqa: E402
+from vision.render.photos import enrollment_photos, framed_photo  # noqa: E402
 from vision.render.scene import Position, random_conditions, random_lamp, render_position  # noqa: E402
 from vision.training.styles import BLIND_STYLES, TRAINING_STYLES  # noqa: E402
 from vision.render.world import random_world  # noqa: E402
@@ -172,9 +172,8 @@ def style_enrollment(style: str, rng: np.random.Generator) -> Enrolled:
                     ("scatter", scatter_layout(rng))][int(rng.integers(3))]
     world = replace(random_world(rng, style), hand=False, objects=(), aim_mm=(0.0, 0.0))  # the user frames the layout
     look = {"art_variant": world.art_variant, "mono": world.mono}
-    photo, _ = render_position(layout_position(layout), world)
     try:
-        return Enrolled(enroll([photo], layout), name, look)
+        return Enrolled(enroll([framed_photo(layout, world)], layout), name, look)
     except CalibrationError as exc:
         return Enrolled(str(exc), name, look)
 

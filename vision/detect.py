@@ -23,6 +23,7 @@ from vision.tilemaps import HAND, OBJECT, STRIDE, TileMapper, cell_of
 OCCLUDER_TILE_FRACTION = 0.5  # a hand this big (in tile faces) near the hive hides tiles
 EMPTY_VIEW_SHARE = 0.01  # with no tile in view, this share of hand or object means something blocks it
 HAND_REACH = 2.5  # pitches from a tile within which a hand counts
+HAND_WIDTH = 0.6  # pitches: narrower streaks of 'hand' (a frame's border, a table's seam) are not a hand
 OBJECT_REACH = 0.9  # pitches: a still object counts only over the hive itself
 VIEW_TURNS = (0, 3)  # sixths: each top is embedded as seen and turned half round (the network is not fully turn-blind)
 
@@ -65,14 +66,22 @@ def occluder_near_hive(located: Located) -> bool:
     """True if a hand at least half a tile big lies within reach of the hive, or an object over it
     (or, with no tile seen, if either is in view at all)."""
     classes = located.maps.classes
-    hand, thing = classes[HAND] > 0.5, classes[OBJECT] > 0.5
+    pitch = (float(np.median([np.linalg.norm(t.basis, axis=1).mean() for t in located.tiles])) / STRIDE
+             if located.tiles else 0.0)
+    hand, thing = _at_least(classes[HAND] > 0.5, HAND_WIDTH * pitch), classes[OBJECT] > 0.5
     if not located.tiles:
         return bool((hand | thing).mean() > EMPTY_VIEW_SHARE)
-    pitch = float(np.median([np.linalg.norm(t.basis, axis=1).mean() for t in located.tiles])) / STRIDE
     distance = _distance_to_tiles(located, hand.shape)
     near_hand = int((hand & (distance < HAND_REACH * pitch)).sum())
     over_thing = int((thing & (distance < OBJECT_REACH * pitch)).sum())
     return near_hand + over_thing >= OCCLUDER_TILE_FRACTION * 0.87 * pitch ** 2
+
+
+def _at_least(mask: np.ndarray, width: float) -> np.ndarray:
+    """``mask`` without the parts narrower than ``width`` map cells (a morphological opening)."""
+    size = max(3, int(round(width)) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, kernel).astype(bool)
 
 
 def _distance_to_tiles(located: Located, shape: tuple[int, ...]) -> np.ndarray:

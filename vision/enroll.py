@@ -33,6 +33,7 @@ MATCH_RADIUS = 0.35  # pitches: a layout cell mapped this close to a found top i
 NEIGHBOURS = 3  # each found top is paired with this many nearest others to propose a placement
 JITTERED = 2  # jittered crops per turn of each enrolled top
 MIN_FOUND = 0.85  # share of the layout's pieces a photo must show for its placement to be trusted
+TOP_THRESHOLD = 0.15  # centre heat of a top here: lower than in play, as the layout's shape vets every top
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ def _image(item: np.ndarray | str | os.PathLike[str], index: int) -> np.ndarray:
 def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper) -> tuple[Placement, list[str]]:
     """The layout's placement in one photo and the pieces it does not show, each with where it was
     looked for; ``CalibrationError`` naming them if too many are missing to trust the placement."""
-    _, found = tile_tops(mapper, frame)
+    _, found = tile_tops(mapper, frame, TOP_THRESHOLD)
     if not found:
         raise CalibrationError(f"{label}: no tiles found (is the camera looking at the laid-out pieces?)")
     placement = place_layout(found, layout)

@@ -118,18 +118,20 @@ def peaks(maps: TileMaps, threshold: float = PEAK_THRESHOLD) -> list[Peak]:
     return found
 
 
-def tile_tops(mapper: TileMapper, frame: np.ndarray) -> tuple[TileMaps, list[Peak]]:
-    """The frame's maps and its tile tops. Where the tiles look small (far camera, wide lens,
-    pocket tiles), the tops come from another look at the tiles' region, twice (up to MAX_ZOOM
-    times) as large."""
+def tile_tops(mapper: TileMapper, frame: np.ndarray, threshold: float = PEAK_THRESHOLD
+              ) -> tuple[TileMaps, list[Peak]]:
+    """The frame's maps and its tile tops (centre heat at least ``threshold``). Where the tiles
+    look small (far camera, wide lens, pocket tiles), the tops come from another look at the
+    tiles' region, twice (up to MAX_ZOOM times) as large."""
     maps = mapper.maps(frame)
-    found, zoom = peaks(maps), 1
+    found, zoom = peaks(maps, threshold), 1
     while found and zoom < MAX_ZOOM and float(np.median([p.pitch for p in found])) * zoom < SMALL_PITCH:
         x0, y0, x1, y1 = _tile_region(maps, frame.shape)
         zoom *= 2
         crop = cv2.resize(frame[y0:y1, x0:x1], None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
         origin = np.array([x0, y0], np.float64)
-        found = [Peak(p.centre / zoom + origin, p.pitch / zoom, p.score, p.white) for p in peaks(mapper.maps(crop))]
+        found = [Peak(p.centre / zoom + origin, p.pitch / zoom, p.score, p.white)
+                 for p in peaks(mapper.maps(crop), threshold)]
     return maps, found
 
 

@@ -74,7 +74,7 @@ def _enroll_seeing(monkeypatch, missing: set[str]):
 
     pieces = parse_layout(DEFAULT_LAYOUT).values()
     tops = [top for top, piece in zip(seen(DEFAULT_LAYOUT, camera(0.0, 50.0, 0.0)), pieces) if piece.name not in missing]
-    monkeypatch.setattr(enrollment, "tile_tops", lambda mapper, frame: (None, tops))
+    monkeypatch.setattr(enrollment, "tile_tops", lambda mapper, frame, threshold: (None, tops))
     return enrollment.enroll([np.full((720, 1280, 3), 128, np.uint8)])
 
 
