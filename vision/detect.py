@@ -16,6 +16,7 @@ from rules.observation import Observation, TileSighting
 from vision.creatures import EMBEDDING, CreatureEmbedder, turned
 from vision.features import rectified_crop
 from vision.locate import Located, locate_tiles
+from vision.motion import MotionMap, touching
 from vision.profile import CreatureProfile, default_profile
 from vision.session_light import SessionLight
 from vision.tilemaps import HAND, OBJECT, STRIDE, TileMapper, cell_of
@@ -39,6 +40,7 @@ class Detector:
         self.light = light
         self.mapper = TileMapper()
         self.embedder = CreatureEmbedder()
+        self.motion = MotionMap()
 
     def detect(self, frame: np.ndarray, timestamp: float = 0.0) -> Observation:
         """The observation of one BGR frame (undistorted first if intrinsics were given)."""
@@ -56,19 +58,21 @@ class Detector:
             q, r = tile.cell
             sightings.append(TileSighting(q, r, colour, bug, confidence, tile.level,
                                           (float(tile.centre[0]), float(tile.centre[1]))))
-        occluded = occluder_near_hive(located)
+        occluded = occluder_near_hive(located, self.motion.moved(captured, located.maps.heat.shape))
         if self.light is not None:
             self.light.learn(captured, located.maps.not_table().astype(np.uint8), occluded)
         return Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), occluded, timestamp)
 
 
-def occluder_near_hive(located: Located) -> bool:
+def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:
     """True if a hand at least half a tile big lies within reach of the hive, or an object over it
-    (or, with no tile seen, if either is in view at all)."""
+    (or, with no tile seen, if either is in view at all). A hand must have moved since the last
+    frame (``moved``: map cells) somewhere: what looks like skin but lies still is the table."""
     classes = located.maps.classes
     pitch = (float(np.median([np.linalg.norm(t.basis, axis=1).mean() for t in located.tiles])) / STRIDE
              if located.tiles else 0.0)
-    hand, thing = _at_least(classes[HAND] > 0.5, HAND_WIDTH * pitch), classes[OBJECT] > 0.5
+    hand = touching(_at_least(classes[HAND] > 0.5, HAND_WIDTH * pitch), moved)
+    thing = classes[OBJECT] > 0.5
     if not located.tiles:
         return bool((hand | thing).mean() > EMPTY_VIEW_SHARE)
     distance = _distance_to_tiles(located, hand.shape)
