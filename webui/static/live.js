@@ -1,102 +1,183 @@
-// The live page: state from Server-Sent Events, drawn as it arrives; control when unlocked.
+// The live page: state from Server-Sent Events, drawn as it arrives.
 "use strict";
 
 (() => {
   const $ = id => document.getElementById(id);
-  const COLOUR = { w: "White", b: "Black" };
+  const WHO = RECORD.WHO;
   let state = null;
   let flash = null; // a passing message: {title, text, cls, until}
+  let showGame = false; // while checking the board: the game's position alone, to put the pieces back
+  let reachable = true;
   window.hivecamLatencies = [];
 
+  function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+
+  // What the banner says now, with what to do and the ways out as buttons; null for none.
   function banner(s) {
     const p = s.pending;
     if (p && p.kind === "illegal") return {
       cls: "illegal", title: `Illegal move: ${p.rule}`, text: `${p.uhp ? p.uhp + ": " : ""}${p.message}`,
+      todo: `What to do: ${p.action}. (${WHO[p.player]} warnings: ${p.warnings})`,
       book: p.book ? `Rulebook: ${p.book} (${p.reference})` : "",
-      action: `What to do: ${p.action}. (${COLOUR[p.player]} warnings: ${p.warnings})`, override: true };
+      actions: API.session.control ? [{ label: "Arbiter: allow it", run: b => CONTROL.act(CONTROL.ROUTES.override, {}, b) }] : [] };
     if (p && p.kind === "needs_confirmation") return {
-      cls: "confirm", title: "Which move was played?", text: `${p.reason}: tap the move that was made.`, candidates: p.candidates };
-    if (p && p.kind === "misread") return { cls: "warn", title: "Check the board", text: p.message };
-    if (p && p.kind === "restore") return { cls: "warn", title: "Move taken back", text: `Put the board back: undo ${p.undone.join(", ")}.` };
-    if (s.state === "WhiteWins" || s.state === "BlackWins" || s.state === "Draw") {
-      const who = s.state === "Draw" ? "Draw" : (s.state === "WhiteWins" ? "White wins" : "Black wins");
-      return { cls: "over", title: who, text: s.reason ? `(${s.reason})` : "" };
-    }
+      cls: "confirm", title: "Which move was played?", text: `${p.reason}.`,
+      todo: "What to do: tap the move that was made (needs the control PIN), or put the board back as it was.",
+      actions: p.candidates.map(c => confirmButton(c)) };
+    if (p && (p.kind === "check" || p.kind === "misread")) return checkBanner(p);
+    if (p && p.kind === "restore") return {
+      cls: "warn", title: "Move taken back", text: `${p.undone.join(", ")} ${p.undone.length === 1 ? "was" : "were"} taken out of the record.`,
+      todo: "What to do: put the pieces back as the board below shows; the game goes on from there." };
+    if (RECORD.isOver(s.state)) return { cls: "over", title: RECORD.result(s.state), text: s.reason ? `(${s.reason})` : "",
+      todo: "To play again: Control, New game." };
     if (flash && flash.until > Date.now()) return flash;
-    if (s.queen_due) return { cls: "queen", title: `${COLOUR[s.turn]} must place the Queen this turn`, text: "The Queen Bee must be in play by each player's fourth turn." };
+    if (s.queen_due) return { cls: "queen", title: `${WHO[s.turn]} must place the Queen this turn`,
+      text: "The Queen Bee must be in play by each player's fourth turn.", todo: "What to do: place the Queen now." };
     return null;
   }
 
-  function lastCells(s) {
-    return s.last_cells ? { origin: s.last_cells.origin, dest: s.last_cells.dest } : null;
+  function confirmButton(move) {
+    return { label: `It was ${move}`, run: b => CONTROL.act(CONTROL.ROUTES.confirm, { move }, b) };
+  }
+
+  // "Check the board": what the camera sees against what the game says, and the ways out.
+  function checkBanner(p) {
+    const diffs = p.differences || [];
+    const words = pieces => (pieces || []).map(HIVE.pieceName).join(" under ") || "nothing";
+    const list = diffs.map(d => {
+      const expected = (d.expected || []).slice().reverse(), seen = (d.seen || []).slice().reverse();
+      return `The game has ${words(expected)} here; the camera sees ${words(seen)}.`;
+    });
+    const ways = (p.ways_out || []).map(w => (typeof w === "string" ? { kind: w } : w));
+    const kinds = new Set(ways.map(w => w.kind));
+    const actions = [];
+    if (!ways.length || kinds.has("restore")) actions.push({
+      label: showGame ? "Show what the camera sees" : "Put the pieces back: show the game's position",
+      run: () => { showGame = !showGame; render(state); } });
+    for (const w of ways.filter(w => w.kind === "confirm")) {
+      for (const c of w.candidates || p.candidates || []) actions.push(confirmButton(c));
+    }
+    if (kinds.has("start_from_table")) actions.push({ label: "Start a new game from the position on the table", run: () => TABLE.open() });
+    const todo = p.what_to_do || "Put the pieces back as the game has them, or choose a way out below.";
+    return { cls: "warn", title: "Check the board", text: p.message || "", todo: `What to do: ${todo}`, list: list, actions };
+  }
+
+  function showBanner(b) {
+    const box = $("banner");
+    box.hidden = !b;
+    if (!b) return;
+    box.className = "banner " + b.cls;
+    $("banner-title").textContent = b.title;
+    $("banner-text").textContent = b.text || "";
+    $("banner-todo").textContent = b.todo || "";
+    $("banner-book").textContent = b.book || "";
+    const list = $("banner-list");
+    list.textContent = "";
+    for (const line of b.list || []) list.appendChild(document.createElement("li")).textContent = line;
+    list.hidden = !(b.list && b.list.length);
+    const actions = $("banner-actions");
+    actions.textContent = "";
+    for (const a of b.actions || []) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = a.label;
+      button.addEventListener("click", () => a.run($("banner-message")));
+      actions.appendChild(button);
+    }
+    if (b.actions && b.actions.length) {
+      const answer = document.createElement("p");
+      answer.id = "banner-message";
+      answer.className = "message";
+      actions.appendChild(answer);
+    }
+  }
+
+  function drawBoard(s) {
+    const p = s.pending || {};
+    const checking = p.kind === "check" || p.kind === "misread";
+    const diffs = checking ? (p.differences || []) : [];
+    const seen = checking && !showGame ? diffs.map(d => ({ q: d.q, r: d.r, pieces: d.seen || [] })) : [];
+    const bad = checking ? (diffs.length ? diffs : p.cells || []) : (p.cells || []);
+    HIVE.draw($("board"), s.stacks, {
+      last: s.last_cells, bad: showGame ? [] : bad, ghost: s.attempt, seen, surrounded: s.surrounded || [] });
+    const legend = $("board-legend");
+    legend.hidden = !checking;
+    legend.textContent = !checking ? "" : showGame
+      ? "The game's position: put the pieces like this."
+      : "The game's position; red outline: the camera sees something else there; dashed blue: what it sees.";
+  }
+
+  function statusLine(s) {
+    $("players").textContent = `${s.players.w || "White"} – ${s.players.b || "Black"} · ${s.game_type}`
+      + (s.clocks && s.clocks.control ? ` · ${s.clocks.control}` : "") + (s.setup ? " · from a set-up position" : "");
+    const move = s.ply + 1;
+    $("turn").textContent = RECORD.isOver(s.state) ? `Game over after move ${s.ply}`
+      : `Move ${move} · ${WHO[s.turn]}'s turn ${s.turn_number}`;
+    $("turn").className = "turn " + (s.turn === "w" ? "white" : "black");
+    const w = s.warnings || {};
+    $("warnings").textContent = `Warnings: White ${w.w || 0}, Black ${w.b || 0}`;
+    const camera = s.camera || {};
+    const view = $("view-status");
+    if (camera.status && camera.status !== "ok" && camera.status !== "starting") {
+      view.textContent = `Camera: ${camera.message}`;
+      view.className = "view bad";
+    } else {
+      view.textContent = s.view === "occluded" ? "hand over the board" : (s.view === "unstable" ? "pieces moving" : "");
+      view.className = "view";
+    }
   }
 
   function render(s) {
+    const wasChecking = state && state.pending && ["check", "misread"].includes(state.pending.kind);
     state = s;
-    const b = banner(s);
-    const el = $("banner");
-    el.hidden = !b;
-    if (b) {
-      el.className = "banner " + b.cls;
-      $("banner-title").textContent = b.title;
-      $("banner-text").textContent = (b.text || "") + (b.action ? " " + b.action : "");
-      $("banner-book").textContent = b.book || "";
-      const actions = $("banner-actions");
-      actions.textContent = "";
-      for (const c of b.candidates || []) {
-        const button = document.createElement("button");
-        button.textContent = c; button.className = "candidate";
-        button.addEventListener("click", () => act("/api/game/confirm", { move: c }));
-        actions.appendChild(button);
-      }
-    }
-    const bad = s.pending && s.pending.cells ? s.pending.cells : [];
-    HIVE.draw($("board"), s.stacks, { last: lastCells(s), bad, ghost: s.attempt });
-    $("players").textContent = `${s.players.w || "White"} – ${s.players.b || "Black"} · ${s.game_type}`;
-    const over = ["WhiteWins", "BlackWins", "Draw"].includes(s.state);
-    $("turn").textContent = over ? "Game over" : `Turn ${s.turn_number}: ${COLOUR[s.turn]} to play`;
-    $("turn").className = "turn " + (s.turn === "w" ? "white" : "black");
-    $("view-status").textContent = s.view === "occluded" ? "hand over the board" : (s.view === "unstable" ? "pieces moving" : "");
+    if (!(s.pending && ["check", "misread"].includes(s.pending.kind)) && wasChecking) showGame = false;
+    showBanner(banner(s));
+    drawBoard(s);
+    statusLine(s);
+    CLOCKS.show($("clocks"), s.clocks);
     HIVE.handList($("hand-w"), s.hand.w);
     HIVE.handList($("hand-b"), s.hand.b);
-    const list = $("moves");
-    list.textContent = "";
-    for (const m of s.moves) {
-      const li = document.createElement("li");
-      li.className = "move " + (m.colour === "w" ? "white" : "black") + (m.mark ? " marked" : "");
-      li.innerHTML = `<span class="uhp"></span><span class="time"></span>`;
-      li.firstChild.textContent = m.uhp + (m.mark ? ` (${m.mark})` : "");
-      li.lastChild.textContent = HIVE.clock(m.time);
-      list.appendChild(li);
-    }
-    list.scrollTop = list.scrollHeight;
+    RECORD.list($("moves"), RECORD.entries(s));
+    RECORD.reveal($("moves"), null);
     $("game-string").value = s.game_string;
     $("game-string-note").textContent = s.game_string_note || "";
     $("game-string-note").hidden = !s.game_string_note;
     $("pgn-link").href = `/api/games/${s.game_id}/pgn`;
     $("gs-link").href = `/api/games/${s.game_id}/gamestring`;
     $("replay-link").href = `/games/${s.game_id}`;
-    $("btn-override").disabled = !(s.pending && s.pending.kind === "illegal");
-    camera(s.camera);
+    CONTROL.update(s);
+    pill();
   }
 
-  function camera(c) {
-    const pill = $("camera-status");
-    pill.hidden = !c;
+  // The header's pill: the server first (is the page connected at all?), then the camera.
+  function pill() {
+    const el = $("camera-status");
+    const c = state && state.camera;
+    $("connection").hidden = reachable;
+    $("connection").textContent = reachable ? "" : "The hivecam server is unreachable (it stopped, or the network is down); "
+      + "retrying every few seconds. The page shows the game as it was last seen.";
+    if (!reachable) {
+      el.hidden = false;
+      el.textContent = "server unreachable";
+      el.className = "pill bad";
+      return;
+    }
+    el.hidden = !c;
     if (!c) return;
-    pill.textContent = c.status === "ok" ? "camera live" : `camera: ${c.message}`;
-    pill.className = "pill " + ({ ok: "ok", warn: "warn" }[c.status] || "bad");
+    el.textContent = c.status === "ok" ? "camera live" : `camera: ${c.message}`;
+    el.className = "pill " + ({ ok: "ok", warn: "warn", starting: "warn" }[c.status] || "bad");
   }
 
   function onEvents(events) {
     for (const e of events) {
-      if (e.kind === "pass") flash = { cls: "pass", title: `${COLOUR[e.colour]} passes`, text: "No piece can be placed or moved.", until: Date.now() + 6000 };
+      if (e.kind === "pass") flash = { cls: "pass", title: `${WHO[e.colour]} passes`, text: "No piece can be placed or moved.", until: Date.now() + 6000 };
       if (e.kind === "takeback") flash = { cls: "ok", title: "Taken back", text: "Play on.", until: Date.now() + 2500 };
     }
   }
 
   function connect() {
     const source = new EventSource("/api/events");
+    source.onopen = () => { reachable = true; pill(); };
     source.addEventListener("state", m => render(JSON.parse(m.data)));
     source.addEventListener("update", m => {
       const d = JSON.parse(m.data);
@@ -104,14 +185,14 @@
       render(d.state);
       window.hivecamLatencies.push(Date.now() / 1000 - d.made); // seconds from event to page
     });
-    source.addEventListener("camera", m => { if (state) { state.camera = JSON.parse(m.data); camera(state.camera); } });
+    source.addEventListener("camera", m => { if (state) { state.camera = JSON.parse(m.data); statusLine(state); pill(); } });
     source.addEventListener("resync", () => API.get("/api/state").then(render));
-    source.onerror = () => camera({ status: "lost", message: "connection to hivecam lost, retrying" });
+    source.onerror = () => { reachable = false; pill(); };
   }
 
   function pollCamera() {
     const img = $("camera");
-    if (!document.hidden && img.closest("details").open) {
+    if (reachable && !document.hidden && img.closest("details").open) {
       const next = new Image();
       next.onload = () => { img.src = next.src; };
       next.src = "/api/camera.jpg?t=" + Date.now();
@@ -119,73 +200,17 @@
     setTimeout(pollCamera, 1000);
   }
 
-  function message(text, bad) {
-    $("control-message").textContent = text;
-    $("control-message").className = "message" + (bad ? " bad" : "");
-  }
-
-  function showControls(on) {
-    $("controls").hidden = !on;
-    $("login").hidden = on;
-  }
-
-  async function act(url, body = {}) {
-    if (!API.session.control) { message("Unlock control with the PIN first.", true); $("pin").focus(); return; }
-    try {
-      const data = await API.post(url, body);
-      if (data.state) render(data.state);
-      message("Done.");
-    } catch (err) {
-      message(err.message, true);
-    }
-  }
-
-  function wire() {
-    $("login").addEventListener("submit", async ev => {
-      ev.preventDefault();
-      try {
-        await API.post("/api/login", { pin: $("pin").value });
-        API.control = true; showControls(true); message("Control unlocked.");
-      } catch (err) { message(err.message, true); }
-      $("pin").value = "";
-    });
-    $("logout").addEventListener("click", async () => {
-      await API.post("/api/logout"); API.control = false; showControls(false); message("Control locked.");
-    });
-    document.querySelectorAll("[data-action]").forEach(button => button.addEventListener("click", () => {
-      const action = button.dataset.action;
-      if (action === "resign" && !confirm(`${COLOUR[button.dataset.colour]} resigns?`)) return;
-      act(`/api/game/${action}`, button.dataset.colour ? { colour: button.dataset.colour } : {});
-    }));
-    $("correct").addEventListener("submit", ev => { ev.preventDefault(); act("/api/game/correct", { move: $("correct-move").value }); });
-    $("new-game").addEventListener("submit", ev => {
-      ev.preventDefault();
-      const limit = $("ng-limit").value;
-      act("/api/game/new", {
-        game_type: $("ng-type").value, white: $("ng-white").value, black: $("ng-black").value,
-        queen_may_open: $("ng-queen").checked, repetition_draw: $("ng-repetition").checked,
-        illegal_move_limit: limit ? Number(limit) : null,
-      });
-    });
-    $("change-pin").addEventListener("submit", ev => {
-      ev.preventDefault();
-      act("/api/pin", { current: $("current-pin").value, pin: $("new-pin").value });
-      $("current-pin").value = ""; $("new-pin").value = "";
-    });
+  document.addEventListener("DOMContentLoaded", () => {
+    CONTROL.init(render);
+    TABLE.init();
+    connect();
+    pollCamera();
     $("copy-gs").addEventListener("click", async () => {
       const text = $("game-string").value;
       try { await navigator.clipboard.writeText(text); } catch (_) { $("game-string").select(); document.execCommand("copy"); }
       $("copy-gs").textContent = "Copied";
       setTimeout(() => { $("copy-gs").textContent = "Copy GameString"; }, 1500);
     });
-  }
-
-  document.addEventListener("DOMContentLoaded", async () => {
-    wire();
-    connect();
-    pollCamera();
-    const session = await API.refreshSession();
-    showControls(session.control);
     setInterval(() => { if (state && flash && flash.until < Date.now()) { flash = null; render(state); } }, 1000);
   });
 })();
