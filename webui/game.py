@@ -20,6 +20,7 @@ from rules.pieces import Colour
 from rules.record import GameRecord
 from rules.referee import Referee, RefereeConfig
 from rules.referee.events import Event
+from webui import pagedata
 from webui.hub import Hub
 from webui.store import GameStore
 
@@ -72,9 +73,10 @@ class GameService:
         self._clock_zero = time.monotonic() - seconds
 
     def new_game(self, game_type: str, options: RuleOptions, white: str = "", black: str = "",
-                 illegal_move_limit: int | None = None) -> dict[str, Any]:
-        """Start a new game (the current one stays in the log as it is)."""
-        record = new_record(game_type, options, white, black)
+                 illegal_move_limit: int | None = None, **tags: str) -> dict[str, Any]:
+        """Start a new game (the current one stays in the log as it is); ``tags`` such as
+        ``Event`` and ``Round`` go into its record."""
+        record = new_record(game_type, options, white, black, **tags)
         with self._lock:
             self.config = replace(self.config, illegal_move_limit=illegal_move_limit)
             self._start(record)
@@ -137,30 +139,9 @@ class GameService:
 
     # ----------------------------------------------------------------- views
     def snapshot(self) -> dict[str, Any]:
-        """The whole game as the page shows it."""
+        """The whole game as the page shows it (``pagedata.live_state``)."""
         with self._lock:
-            state = self.referee.snapshot()
-            tags = self.referee.record.tags
-            stack = self.referee.board.move_stack
-            last = stack[-1] if stack and not stack[-1].is_pass else None
-            state.update(game_id=self.game_id, camera=self.camera,
-                         players={"w": tags.get("White", ""), "b": tags.get("Black", "")},
-                         options={"queen_may_open": self.referee.record.options.queen_may_open,
-                                  "repetition_draw": self.referee.record.options.repetition_draw},
-                         illegal_move_limit=self.config.illegal_move_limit,
-                         last_cells=None if last is None else {"origin": last.origin, "dest": last.dest},
-                         attempt=self._attempt(state["pending"]))
-            return state
-
-    def _attempt(self, pending: dict[str, Any] | None) -> dict[str, Any] | None:
-        """The illegal move on the table, in cells, so the page can draw it over the position."""
-        if not pending or pending.get("kind") != "illegal" or not pending.get("uhp"):
-            return None
-        try:
-            move = self.referee.board.parse_uhp(pending["uhp"])
-        except ValueError:
-            return None
-        return {"piece": move.piece.name, "origin": move.origin, "dest": move.dest} if move.piece else None
+            return pagedata.live_state(self.referee, self.game_id, self.camera)
 
     def record(self, game_id: int) -> GameRecord:
         """A game of the log as stored (the current one is saved after every change)."""
@@ -168,10 +149,10 @@ class GameService:
             return self.store.load(game_id).record
 
 
-def new_record(game_type: str, options: RuleOptions, white: str = "", black: str = "") -> GameRecord:
+def new_record(game_type: str, options: RuleOptions, white: str = "", black: str = "", **tags: str) -> GameRecord:
     """An empty game record dated today."""
     return GameRecord(GameType.parse(game_type), options, White=white, Black=black,
-                      Date=date.today().strftime("%Y.%m.%d"), Site="hivecam")
+                      Date=date.today().strftime("%Y.%m.%d"), Site="hivecam", **tags)
 
 
 def colour_of(text: str) -> Colour:

@@ -29,6 +29,7 @@ log = logging.getLogger("hivecam.store")
 
 OPTIONS = ("queen_may_open", "repetition_draw")
 MAX_ILLEGAL_MOVE_LIMIT = 99
+MAX_GAME_ID = 2 ** 63 - 1  # SQLite's largest integer
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -167,6 +168,13 @@ class GameStore:
         with self._lock:
             row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
         return row[0]
+
+    def has(self, game_id: int) -> bool:
+        """Whether the log holds game ``game_id`` (damaged or not)."""
+        if not 1 <= game_id <= MAX_GAME_ID:
+            return False
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
 
     def load(self, game_id: int) -> StoredGame:
         """A stored game; ``KeyError`` if there is none with this id, ``DamagedGame`` if its

@@ -10,6 +10,7 @@ from calibration.files import depth
 from webui.text import is_plain_text
 
 MAX_JSON_DEPTH = 8  # the API's bodies are flat; cells nest two deep
+MAX_BODY = 256 * 1024
 
 
 class ApiError(Exception):

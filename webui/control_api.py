@@ -1,0 +1,99 @@
+"""The control API (PIN and CSRF token needed): new game, a person's word on the moves, the result."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from flask import Blueprint, Response, jsonify
+
+from rules.gametype import GameType, RuleOptions
+from rules.referee import Referee
+from rules.referee.events import Event
+from webui.context import services
+from webui.game import colour_of
+from webui.guard import controller
+from webui.validate import ApiError, bool_field, json_body, optional_int, text_field
+
+blueprint = Blueprint("control_api", __name__)
+MAX_MOVES_TEXT = 120  # a few MoveStrings, "; "-separated
+
+
+@blueprint.post("/api/game/new")
+@controller
+def new_game() -> Response:
+    """A new game; the current one stays in the log as it is."""
+    body = json_body()
+    try:
+        game_type = str(GameType.parse(text_field(body, "game_type", default="Base+MLP", max_length=12)))
+    except ValueError as exc:
+        raise ApiError(400, str(exc)) from None
+    options = RuleOptions(bool_field(body, "queen_may_open"), bool_field(body, "repetition_draw"))
+    state = services().service.new_game(game_type, options, text_field(body, "white", max_length=60),
+                                        text_field(body, "black", max_length=60),
+                                        optional_int(body, "illegal_move_limit", 1, 99),
+                                        Event=text_field(body, "event", max_length=60),
+                                        Round=text_field(body, "round", max_length=20))
+    return jsonify(state=state)
+
+
+@blueprint.post("/api/game/confirm")
+@controller
+def confirm() -> Response:
+    """Pick one of the candidates the referee asked about (``move``: its text)."""
+    move = _moves_field("move")
+    return _act(lambda ref: ref.confirm(move))
+
+
+@blueprint.post("/api/game/add-missed")
+@blueprint.post("/api/game/correct")  # the old name
+@controller
+def add_missed() -> Response:
+    """Record moves the camera missed, played since the last recorded position (``move``)."""
+    moves = _moves_field("move")
+    return _act(lambda ref: ref.correct(moves))
+
+
+@blueprint.post("/api/game/override")
+@controller
+def override() -> Response:
+    """Arbiter's ruling: record the pending illegal move anyway."""
+    json_body()  # still refuse a malformed body
+    return _act(lambda ref: ref.override())
+
+
+@blueprint.post("/api/game/undo")
+@controller
+def undo() -> Response:
+    json_body()
+    return _act(lambda ref: ref.undo())
+
+
+@blueprint.post("/api/game/draw")
+@controller
+def draw() -> Response:
+    json_body()
+    return _act(lambda ref: ref.agree_draw())
+
+
+@blueprint.post("/api/game/resign")
+@controller
+def resign() -> Response:
+    try:
+        colour = colour_of(text_field(json_body(), "colour", required=True, max_length=5))
+    except ValueError as exc:
+        raise ApiError(400, str(exc)) from None
+    return _act(lambda ref: ref.resign(colour))
+
+
+def _moves_field(name: str) -> str:
+    return text_field(json_body(), name, required=True, max_length=MAX_MOVES_TEXT)
+
+
+def _act(action: Callable[[Referee], list[Event]]) -> Response:
+    """Carry out a person's decision; 409 with the referee's sentence when it refuses."""
+    service = services().service
+    try:
+        events = service.act(action)
+    except ValueError as exc:  # nothing to confirm, an illegal correction, ...
+        raise ApiError(409, str(exc)) from None
+    return jsonify(events=events, state=service.snapshot())
