@@ -11,6 +11,7 @@ not-found page), and saves one PNG per page and width (the first screen, as a pe
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import socket
 import subprocess
@@ -33,7 +34,7 @@ def start_server(data: Path) -> tuple[subprocess.Popen, str]:
         port = sock.getsockname()[1]
     env = {**os.environ, "HIVECAM_PIN": PIN, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen([sys.executable, "-m", "webui.cli", "serve", "--port", str(port), "--data", str(data),
-                                "--source", "demo", "--demo-speed", "4"], cwd=ROOT, env=env,
+                                "--source", "demo", "--demo-speed", "3"], cwd=ROOT, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     for _ in range(150):
@@ -53,59 +54,78 @@ def unlock(page) -> None:
 
 
 def shots(page, base: str, out: Path, width: str, only: set[str]) -> list[Path]:
-    """Each page in turn; the live states need the demo at its start (a fresh server)."""
+    """Each page in turn (those in ``only`` if given), on a fresh server: the live states follow the demo."""
     saved = []
 
     def save(name: str) -> None:
-        if only and name not in only:
-            return
-        page.wait_for_timeout(300)  # fonts and the last redraw
+        page.wait_for_timeout(300)  # the last redraw
         path = out / f"{name}-{width}.png"
         page.screenshot(path=str(path))
         saved.append(path)
 
-    page.goto(base + "/")
-    page.wait_for_selector("#moves li")
-    save("live")
-    page.wait_for_selector("#banner.illegal", state="visible", timeout=90_000)
-    save("live-illegal")
-    page.wait_for_selector("#banner.illegal", state="hidden", timeout=90_000)
-    page.goto(base + "/rulings")
-    page.wait_for_selector("#board .piece")
-    side = "w" if "white" in page.get_attribute("#turn", "class") else "b"
-    page.click(f"#hand-{side} .chip >> nth=0")  # a piece of the side to move, still in hand: it has places to go
-    page.wait_for_selector("#board .dest")
-    page.click("#board .cell.empty:not(:has(.dest))")
-    page.wait_for_selector("#ruling:not([hidden])")
-    save("rulings")
-    page.goto(base + "/")
-    page.wait_for_selector("#moves li")
-    unlock(page)
-    page.click("#new-game-box summary")
-    page.fill("#ng-white", "Ada")
-    page.fill("#ng-black", "Bo")
-    page.fill("#ng-time", "15+10")
-    page.click("#new-game button[type=submit]")  # the pieces on the table do not fit an empty board
-    page.wait_for_selector("#banner.warn", state="visible", timeout=30_000)
-    page.evaluate("window.scrollTo(0, 0)")
-    save("live-check")
-    page.goto(base + "/games")
-    page.wait_for_selector("#games tr")
-    save("games")
-    page.goto(base + "/games/1")
-    page.wait_for_selector("#moves li")
-    page.click("#moves li.move >> nth=3")
-    save("replay")
-    page.goto(base + "/games/999")
-    save("not-found")
-    page.goto(base + "/calibrate")
-    page.wait_for_selector("#layout .piece")
-    save("calibrate")
-    page.goto(base + "/")  # the new game's table still holds the demo's pieces
-    page.click("#new-game-box summary")
-    page.click("#new-game .open-from-table")
-    page.wait_for_selector("#ft-questions fieldset")
-    save("start-from-table")
+    def live() -> None:
+        page.goto(base + "/")
+        page.wait_for_selector("#moves li")
+
+    def live_illegal() -> None:
+        if page.url != base + "/":
+            live()
+        page.wait_for_selector("#banner.illegal", state="visible")
+        page.evaluate("window.scrollTo(0, 0)")
+
+    def rulings() -> None:
+        page.goto(base + "/rulings")
+        page.wait_for_selector("#board .piece")
+        side = "w" if "white" in page.get_attribute("#turn", "class") else "b"
+        page.click(f"#hand-{side} .chip >> nth=0")  # a piece of the side to move, still in hand: it has places to go
+        page.wait_for_selector("#board .dest")
+        page.click("#board .cell.empty:not(:has(.dest))")
+        page.wait_for_selector("#ruling:not([hidden])")
+
+    def new_game() -> None:  # the demo's pieces stay on the table: the referee asks to check the board
+        live()
+        unlock(page)
+        page.click("#new-game-box summary")
+        page.fill("#ng-white", "Ada")
+        page.fill("#ng-black", "Bo")
+        page.fill("#ng-time", "15+10")
+        page.click("#new-game button[type=submit]")
+        page.wait_for_selector("#banner.warn", state="visible")
+        page.evaluate("window.scrollTo(0, 0)")
+
+    def games() -> None:
+        page.goto(base + "/games")
+        page.wait_for_selector("#games tr")
+
+    def replay() -> None:
+        live()  # a game with moves
+        listed = json.load(urllib.request.urlopen(base + "/api/games", timeout=5))["games"]
+        page.goto(base + "/games/%d" % max(listed, key=lambda g: g.get("moves", 0))["id"])
+        page.wait_for_selector("#moves li")
+        page.click("#moves li.move >> nth=2")
+
+    def not_found() -> None:
+        page.goto(base + "/games/999")
+
+    def calibrate() -> None:
+        page.goto(base + "/calibrate")
+        page.wait_for_selector("#layout .piece")
+
+    def from_table() -> None:
+        page.goto(base + "/")
+        page.wait_for_selector("#board .piece")
+        if page.locator("#login").is_visible():
+            unlock(page)
+        page.click("#new-game-box summary")
+        page.click("#new-game .open-from-table")
+        page.wait_for_selector("#ft-questions fieldset")
+
+    steps = {"live": live, "live-illegal": live_illegal, "rulings": rulings, "live-check": new_game, "games": games,
+             "replay": replay, "not-found": not_found, "calibrate": calibrate, "start-from-table": from_table}
+    for name, step in steps.items():
+        if not only or name in only:
+            step()
+            save(name)
     return saved
 
 

@@ -5,7 +5,7 @@ const CONTROL = (() => {
   const $ = id => document.getElementById(id);
   const ROUTES = {
     override: "/api/game/override", undo: "/api/game/undo", draw: "/api/game/draw", resign: "/api/game/resign",
-    confirm: "/api/game/confirm", replaceLast: "/api/replace-last", addMissed: "/api/add-missed", newGame: "/api/game/new",
+    confirm: "/api/game/confirm", replaceLast: "/api/game/replace-last", addMissed: "/api/game/add-missed", newGame: "/api/game/new",
   };
   let onState = () => {};
 
@@ -79,7 +79,7 @@ const CONTROL = (() => {
     });
     $("add-missed").addEventListener("submit", async ev => {
       ev.preventDefault();
-      if (await act(ROUTES.addMissed, { moves: $("missed-moves").value.trim() }, answerOf(ev.target), "Added.")) $("missed-moves").value = "";
+      if (await act(ROUTES.addMissed, { move: $("missed-moves").value.trim() }, answerOf(ev.target), "Added.")) $("missed-moves").value = "";
     });
     $("new-game").addEventListener("submit", ev => {
       ev.preventDefault();

@@ -203,6 +203,7 @@
   document.addEventListener("DOMContentLoaded", () => {
     CONTROL.init(render);
     TABLE.init();
+    if (matchMedia("(min-width: 900px)").matches) document.querySelector("details.camera").open = true; // room beside the board
     connect();
     pollCamera();
     $("copy-gs").addEventListener("click", async () => {

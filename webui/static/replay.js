@@ -31,7 +31,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   function go(n) {
     at = Math.max(0, Math.min(last, n));
     const position = game.positions[at];
-    HIVE.draw($("board"), position.stacks, { last: lastMove(at), surrounded: at === last ? game.surrounded || [] : [] });
+    HIVE.draw($("board"), position.stacks, { last: lastMove(at), surrounded: position.surrounded || [] });
     if (position.hand) {
       HIVE.handList($("hand-w"), position.hand.w);
       HIVE.handList($("hand-b"), position.hand.b);
