@@ -98,7 +98,8 @@ def shots(page, base: str, out: Path, width: str, only: set[str]) -> list[Path]:
         page.wait_for_selector("#games tr")
 
     def replay() -> None:
-        live()  # a game with moves
+        live()
+        page.wait_for_function("document.querySelectorAll('#moves li.move').length >= 6")  # a game with moves
         listed = json.load(urllib.request.urlopen(base + "/api/games", timeout=5))["games"]
         page.goto(base + "/games/%d" % max(listed, key=lambda g: g.get("moves", 0))["id"])
         page.wait_for_selector("#moves li")
@@ -110,6 +111,8 @@ def shots(page, base: str, out: Path, width: str, only: set[str]) -> list[Path]:
     def calibrate() -> None:
         page.goto(base + "/calibrate")
         page.wait_for_selector("#layout .piece")
+        page.locator("ol.steps > li >> nth=2").scroll_into_view_if_needed()  # the enrollment step and its figure
+        page.evaluate("document.querySelector('ol.steps > li:nth-child(3)').scrollIntoView()")
 
     def from_table() -> None:
         page.goto(base + "/")
