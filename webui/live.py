@@ -154,7 +154,8 @@ class LiveLoop:
         message = f"frames cannot be recognised: {error}"
         if self._failure != message:
             self._failure = message
-            log.error("frame %d could not be processed", number, exc_info=error)
+            log.error("frame %d could not be processed: %s: %s", number, type(error).__name__, error)
+            log.debug("the traceback", exc_info=error)
             self.service.set_camera("error", message)
 
     def latest_frame(self) -> np.ndarray | None:

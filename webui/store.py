@@ -163,6 +163,13 @@ class GameStore:
                  json.dumps({c.value: n for c, n in warnings.items()}), len(moves), json.dumps(record.tags),
                  game_id))
 
+    def keep_only(self, game_id: int) -> None:
+        """Delete every game but ``game_id`` (the demo's own log keeps just its latest game)."""
+        with self._lock, self._db:
+            for table in ("events", "moves"):
+                self._db.execute(f"DELETE FROM {table} WHERE game_id != ?", (game_id,))
+            self._db.execute("DELETE FROM games WHERE id != ?", (game_id,))
+
     def latest(self) -> int | None:
         """The id of the most recent game, or None."""
         with self._lock:
