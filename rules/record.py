@@ -17,12 +17,13 @@ replayed position. An arbiter's ruling can force a move the engine rejects: appe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import Enum
 from typing import Iterator
 
 from .board import Board
+from .clock import TimeControl
 from .gametype import GameType, RuleOptions
 from .move import GameState, Move, Outcome, Termination
 from .pieces import Colour
@@ -42,6 +43,43 @@ class Mark(Enum):
 
     OVERRIDE = "override"  # an arbiter made the players keep a move the engine rejects
     CORRECTION = "correction"  # a person fixed a move the camera misread
+
+
+RESOLUTIONS = ("pending", "taken back", "overridden", "corrected")
+"""What became of an illegal attempt: still on the board, or who ended it and how."""
+RESOLVERS = ("w", "b", "arbiter")
+
+
+@dataclass(frozen=True)
+class IllegalAttempt:
+    """A move someone tried that the rules forbid, kept in the record after it is resolved.
+
+    ``ply`` is the number of moves recorded before it; ``colour`` the player charged;
+    ``rule`` the rule's short name and ``message`` what happened; ``resolution`` one of
+    ``RESOLUTIONS`` and ``by`` who resolved it (``"w"``, ``"b"`` or ``"arbiter"``; None while
+    pending).
+    """
+
+    ply: int
+    uhp: str
+    colour: Colour
+    rule: str
+    message: str
+    timestamp: float | None = None
+    resolution: str = "pending"
+    by: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.resolution not in RESOLUTIONS:
+            raise ValueError(f"resolution {self.resolution!r} is not one of {', '.join(RESOLUTIONS)}")
+        if (self.by is None) != (self.resolution == "pending") or self.by not in (None, *RESOLVERS):
+            raise ValueError(f"an attempt {self.resolution} is resolved by one of {', '.join(RESOLVERS)} "
+                             f"(none while pending), not {self.by!r}")
+        for text in (self.uhp, self.rule, self.message):
+            _check_comment(text)
+        if self.ply < 0:
+            raise ValueError(f"an attempt follows move {self.ply}: moves are counted from 0")
+        _check_timestamp(self.timestamp)
 
 
 @dataclass(frozen=True)
@@ -65,6 +103,7 @@ class GameRecord:
         for name, value in tags.items():
             self.set_tag(name, value)
         self.moves: list[RecordedMove] = []
+        self.attempts: list[IllegalAttempt] = []
         self._comment = ""
         self._declared: Outcome | None = None
 
@@ -85,7 +124,24 @@ class GameRecord:
                              "(its game type and options, its moves, resign()/agree_draw()/declare())")
         if not isinstance(value, str) or "\n" in value or "\r" in value:
             raise ValueError(f"tag {name} must be one line of text, not {value!r}")
+        if name == "TimeControl":
+            TimeControl.parse(value)
         self.tags[name] = value
+
+    def set_start(self, when: datetime) -> None:
+        """Date and Time tags of the start of the game (``2026.11.24``, ``18:05:00``, local time)."""
+        self.set_tag("Date", when.strftime("%Y.%m.%d"))
+        self.set_tag("Time", when.strftime("%H:%M:%S"))
+
+    @property
+    def time_control(self) -> TimeControl | None:
+        """The ``[TimeControl "15+10"]`` tag, read; None without one."""
+        return TimeControl.parse(self.tags.get("TimeControl", ""))
+
+    @property
+    def first_to_move(self) -> Colour:
+        """Who made (or makes) the record's first move."""
+        return Colour.WHITE
 
     @property
     def comment(self) -> str:
@@ -132,7 +188,25 @@ class GameRecord:
         if not self.moves:
             raise ValueError("there is no move to take back")
         self._board.pop()
-        return self.moves.pop()
+        entry = self.moves.pop()
+        self.attempts = [a for a in self.attempts if a.ply <= len(self.moves)]
+        return entry
+
+    # --------------------------------------------------------------- attempts
+    def add_attempt(self, attempt: IllegalAttempt) -> None:
+        """Keep an illegal attempt made after the moves recorded so far."""
+        if attempt.ply != len(self.moves):
+            raise ValueError(f"an attempt made now follows move {len(self.moves)}, not {attempt.ply}")
+        self.attempts.append(attempt)
+
+    def resolve_attempt(self, resolution: str, by: str) -> IllegalAttempt:
+        """Say how the pending attempt ended (``"taken back"`` by ``"w"``, ...); return it."""
+        index = next((i for i in range(len(self.attempts) - 1, -1, -1)
+                      if self.attempts[i].resolution == "pending"), None)
+        if index is None:
+            raise ValueError("there is no pending illegal attempt to resolve")
+        self.attempts[index] = replace(self.attempts[index], resolution=resolution, by=by)
+        return self.attempts[index]
 
     # ----------------------------------------------------------------- result
     def declare(self, outcome: Outcome) -> None:
