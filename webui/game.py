@@ -146,7 +146,7 @@ class GameService:
     def snapshot(self) -> dict[str, Any]:
         """The whole game as the page shows it (``pagedata.live_state``)."""
         with self._lock:
-            return pagedata.live_state(self.referee, self.game_id, self.camera)
+            return pagedata.live_state(self.referee, self.game_id, self.camera, self.clock())
 
     def record(self, game_id: int) -> GameRecord:
         """A game of the log as stored (the current one is saved after every change)."""
@@ -156,9 +156,9 @@ class GameService:
 
 def new_record(game_type: str, options: RuleOptions, white: str = "", black: str = "", **tags: str) -> GameRecord:
     """An empty game record, its date and start time now (local time)."""
-    now = datetime.now()
-    return GameRecord(GameType.parse(game_type), options, White=white, Black=black,
-                      Date=now.strftime("%Y.%m.%d"), Time=now.strftime("%H:%M:%S"), **tags)
+    record = GameRecord(GameType.parse(game_type), options, White=white, Black=black, **tags)
+    record.set_start(datetime.now())
+    return record
 
 
 def _players(record: GameRecord) -> str:
