@@ -41,8 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on; 0.0.0.0 opens it to the LAN")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the game log and settings")
-    parser.add_argument("--board-name", default=socket.gethostname(),
-                        help="this board's name, the Site of its games (default: the host name)")
+    add_board_name(parser)
     parser.add_argument("--profile", help="creature profile of your set (hivecam calibrate enroll; "
                                           "default: DATA/profile.json if present)")
     parser.add_argument("--camera-file", help="camera intrinsics (hivecam calibrate camera; "
@@ -56,6 +55,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                                                             "start when it ends (default: it ends)")
     parser.add_argument("--demo-speed", type=float, default=1.0, help="demo playback speed (default 1)")
     parser.add_argument("--stable-seconds", type=float, default=0.3, help="how long the board must be still")
+
+
+def add_board_name(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--board-name", default=socket.gethostname(),
+                        help="this board's name, the Site of its games (default: the host name)")
 
 
 def camera_present() -> bool:
