@@ -14,7 +14,9 @@ An illegal attempt gets its own comment line after the move it followed:
 Queen is not placed; taken back by White}``. Tags ``Time`` (the start, local) and
 ``TimeControl`` are written when set.
 A result the board does not show (a resignation, say) gets ``[Termination "resignation"]``;
-older rule options get ``[QueenMayOpen "true"]`` / ``[RepetitionDraw "true"]``. A move an
+older rule options get ``[QueenMayOpen "true"]`` / ``[RepetitionDraw "true"]``; a game picked up
+from the table gets ``[SetUp "1"]`` and ``[Position "b 0,0:wQ 1,0:bS1/bB1"]`` (``rules.setup``), its
+moves numbered from 1 after the position. A move an
 arbiter kept against the rules stays in the game with ``[%mark override]`` in its comment:
 hivecam replays it; an engine that knows only the rules will stop there.
 
@@ -31,6 +33,7 @@ from .clock import format_clock, move_seconds, parse_clock, times_left
 from .gametype import GameType, RuleOptions
 from .move import GameState, IllegalMoveError, NotationError, Outcome, Termination
 from .pieces import Colour
+from .setup import Setup
 from .record import DERIVED_TAGS, STANDARD_TAGS, GameRecord, IllegalAttempt, Timestamp
 
 _RESULTS = {
@@ -60,6 +63,8 @@ def format_pgn(record: GameRecord) -> str:
             "Result": result.value}
     if record.declared is not None:
         tags["Termination"] = record.declared.termination.value
+    if record.setup is not None:
+        tags.update(SetUp="1", Position=str(record.setup))
     for tag, option in _OPTION_TAGS.items():
         if getattr(record.options, option):
             tags[tag] = "true"
@@ -153,7 +158,7 @@ def parse_pgn(text: str, options: RuleOptions | None = None) -> GameRecord:
         game_type = GameType.parse(game_type_text)
     except ValueError as exc:
         raise PgnError(f"line {line}: {exc}") from None
-    record = GameRecord(game_type, options or _options(parsed.tags))
+    record = GameRecord(game_type, options or _options(parsed.tags), _setup(parsed.tags, game_type))
     for name, (value, line) in parsed.tags.items():
         if name not in DERIVED_TAGS:
             try:
@@ -171,6 +176,23 @@ def parse_pgn(text: str, options: RuleOptions | None = None) -> GameRecord:
         elapsed = _append(record, ply, entry, elapsed)
     _settle_result(record, parsed)
     return record
+
+
+def _setup(tags: dict[str, tuple[str, int]], game_type: GameType) -> Setup | None:
+    """The set-up position of ``[SetUp "1"]`` and ``[Position "..."]``, if any."""
+    flag, position = tags.get("SetUp"), tags.get("Position")
+    if flag is None or flag[0] == "0":
+        if position is not None:
+            raise PgnError(f"line {position[1]}: [Position] without [SetUp \"1\"]")
+        return None
+    if flag[0] != "1" or position is None:
+        raise PgnError(f"line {flag[1]}: [SetUp] must be \"1\" with a [Position \"...\"] tag (or \"0\")")
+    try:
+        setup = Setup.parse(position[0])
+        setup.check_game_type(game_type)
+    except ValueError as exc:
+        raise PgnError(f"line {position[1]}: the set-up position: {exc}") from None
+    return setup
 
 
 def _options(tags: dict[str, tuple[str, int]]) -> RuleOptions:
