@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "detect": ("vision.detect_command", "recognise the tiles in one image and print them as JSON"),
     "render": ("vision.render_command", "render synthetic camera frames of a position or a whole game"),
     "calibrate": ("calibration.command", "print the calibration board, calibrate the camera, enrol your Hive set"),
+    "pin": ("webui.pin_command", "say how the control PIN is set, or replace a forgotten one (--reset)"),
     "doctor": ("webui.doctor", "check camera, calibration, profile and disk, and say what to fix"),
     "uhp": ("rules.uhp_engine", "a Universal Hive Protocol engine on stdin/stdout"),
     "perft": ("rules.perft", "count move-generation leaf nodes (engine correctness and speed)"),

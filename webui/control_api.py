@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from flask import Blueprint, Response, jsonify
 
+from rules.clock import TimeControl
 from rules.gametype import GameType, RuleOptions
 from rules.referee import Referee
 from rules.referee.events import Event
@@ -30,10 +31,19 @@ def new_game() -> Response:
     options = RuleOptions(bool_field(body, "queen_may_open"), bool_field(body, "repetition_draw"))
     state = services().service.new_game(game_type, options, text_field(body, "white", max_length=60),
                                         text_field(body, "black", max_length=60),
-                                        optional_int(body, "illegal_move_limit", 1, 99),
-                                        Event=text_field(body, "event", max_length=60),
-                                        Round=text_field(body, "round", max_length=20))
+                                        optional_int(body, "illegal_move_limit", 1, 99), **_game_tags(body))
     return jsonify(state=state)
+
+
+def _game_tags(body: dict[str, Any]) -> dict[str, str]:
+    """The ``Event``, ``Round`` and ``TimeControl`` tags of a new game's form (those given)."""
+    try:
+        control = TimeControl.parse(text_field(body, "time_control", max_length=12))
+    except ValueError as exc:
+        raise ApiError(400, str(exc)) from None
+    tags = {"Event": text_field(body, "event", max_length=60), "Round": text_field(body, "round", max_length=20),
+            "TimeControl": str(control) if control else ""}
+    return {name: value for name, value in tags.items() if value}
 
 
 @blueprint.post("/api/game/confirm")

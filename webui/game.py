@@ -11,7 +11,7 @@ import logging
 import threading
 import time
 from dataclasses import replace
-from datetime import date
+from datetime import datetime
 from typing import Any, Callable
 
 from rules.gametype import GameType, RuleOptions
@@ -31,9 +31,10 @@ class GameService:
     """Owns the referee of the current game; every method is thread-safe."""
 
     def __init__(self, store: GameStore, hub: Hub, config: RefereeConfig | None = None,
-                 first: GameRecord | None = None) -> None:
-        """Resume the latest game of ``store``; with none, start ``first`` (default Base+MLP)."""
-        self.store, self.hub = store, hub
+                 first: GameRecord | None = None, site: str = "hivecam") -> None:
+        """Resume the latest game of ``store``; with none, start ``first`` (default Base+MLP).
+        ``site`` (the board's name) is the ``Site`` of every game begun here."""
+        self.store, self.hub, self.site = store, hub, site
         self.config = config or RefereeConfig()
         self._lock = threading.RLock()
         self.camera: dict[str, Any] = {"status": "starting", "message": "opening the camera"}
@@ -49,15 +50,17 @@ class GameService:
             except (ValueError, KeyError) as exc:  # a log row that no longer replays (edited by hand?)
                 log.error("game %d cannot be resumed (%s): it stays in the log; a new game begins", latest, exc)
                 self.notices.append(f"Game {latest} could not be resumed ({exc}); a new game began.")
-        self._start(first or GameRecord("Base+MLP"))
+        self._start(first or new_record("Base+MLP", RuleOptions()))
 
     # ----------------------------------------------------------------- games
     def _start(self, record: GameRecord) -> None:
         self.referee = Referee(record.game_type, record.options, self.config)
         for name, value in record.tags.items():
             self.referee.record.set_tag(name, value)
+        self.referee.record.set_tag("Site", record.tags.get("Site") or self.site)
         self.game_id = self.store.create(self.referee.record, self.config.illegal_move_limit)
         self._set_clock(0.0)
+        log.info("game %d: new %s game, %s", self.game_id, record.game_type, _players(self.referee.record))
 
     def _resume(self, game_id: int) -> None:
         stored = self.store.load(game_id)
@@ -121,6 +124,8 @@ class GameService:
         data = [e.to_dict() for e in events]
         ref = self.referee
         self.store.save(self.game_id, ref.record, ref.warnings, data)
+        for event in data:
+            _log_event(self.game_id, event)
         self._publish(data, made)
         return data
 
@@ -141,7 +146,7 @@ class GameService:
     def snapshot(self) -> dict[str, Any]:
         """The whole game as the page shows it (``pagedata.live_state``)."""
         with self._lock:
-            return pagedata.live_state(self.referee, self.game_id, self.camera)
+            return pagedata.live_state(self.referee, self.game_id, self.camera, self.clock())
 
     def record(self, game_id: int) -> GameRecord:
         """A game of the log as stored (the current one is saved after every change)."""
@@ -150,9 +155,46 @@ class GameService:
 
 
 def new_record(game_type: str, options: RuleOptions, white: str = "", black: str = "", **tags: str) -> GameRecord:
-    """An empty game record dated today."""
-    return GameRecord(GameType.parse(game_type), options, White=white, Black=black,
-                      Date=date.today().strftime("%Y.%m.%d"), Site="hivecam", **tags)
+    """An empty game record, its date and start time now (local time)."""
+    record = GameRecord(GameType.parse(game_type), options, White=white, Black=black, **tags)
+    record.set_start(datetime.now())
+    return record
+
+
+def _players(record: GameRecord) -> str:
+    return f"{record.tags.get('White') or 'White'} - {record.tags.get('Black') or 'Black'}"
+
+
+def _log_event(game_id: int, event: dict[str, Any]) -> None:
+    """One log line for what matters in the game's history (not views or reminders)."""
+    line = _event_line(event)
+    if line is not None:
+        level = logging.WARNING if event["kind"] in ("illegal", "misread", "needs_confirmation") else logging.INFO
+        log.log(level, "game %d: %s", game_id, line)
+
+
+def _event_line(event: dict[str, Any]) -> str | None:
+    kind = event["kind"]
+    if kind == "move":
+        decided = {"override": ", kept by the arbiter against the rules",
+                   "correction": ", entered by a person"}.get(event["mark"] or "", "")
+        return f"move {event['ply']} {event['uhp']}{decided}{', confirmed by a person' if event['confirmed'] else ''}"
+    if kind == "pass":
+        return f"move {event['ply']} pass ({'White' if event['colour'] == 'w' else 'Black'} cannot move)"
+    if kind == "illegal":
+        return (f"illegal move by {'White' if event['player'] == 'w' else 'Black'}: {event['attempted']} "
+                f"({event['rule']}; warning {event['warnings']})")
+    if kind == "takeback":
+        return "the illegal move was taken back"
+    if kind == "undo":
+        return f"taken back by a person: {', '.join(event['undone'])}"
+    if kind == "game_over":
+        return f"game over: {event['state']} ({event['reason']})"
+    if kind == "misread":
+        return f"the camera's view makes no sense: {event['message']}"
+    if kind == "needs_confirmation":
+        return f"a person must choose ({event['reason']}): {' or '.join(event['candidates'])}"
+    return None
 
 
 def colour_of(text: str) -> Colour:

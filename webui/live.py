@@ -154,8 +154,14 @@ class LiveLoop:
         message = f"frames cannot be recognised: {error}"
         if self._failure != message:
             self._failure = message
-            log.error("frame %d could not be processed", number, exc_info=error)
+            log.error("frame %d could not be processed: %s: %s", number, type(error).__name__, error)
+            log.debug("the traceback", exc_info=error)
             self.service.set_camera("error", message)
+
+    def latest_observation(self) -> Observation | None:
+        """What the newest processed frame showed (camera coordinates), if any."""
+        shown = self._shown
+        return None if shown is None else shown[2]
 
     def latest_frame(self) -> np.ndarray | None:
         """The newest frame the camera delivered (unprocessed), if any."""

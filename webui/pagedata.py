@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from rules.board import Board
+from rules.clock import clock_state, move_seconds, thinking_times, times_left
 from rules.hexgrid import Hex
 from rules.pieces import Bug, Colour, Piece
-from rules.record import GameRecord, RecordedMove
+from rules.record import GameRecord, IllegalAttempt
 from rules.referee import Referee
 
 Json = dict[str, Any]
@@ -49,29 +50,60 @@ def players(record: GameRecord) -> Json:
     return {"w": record.tags.get("White", ""), "b": record.tags.get("Black", "")}
 
 
-def move(ply: int, entry: RecordedMove) -> Json:
-    """One recorded move; ``turn`` counts each player's moves (ply 3 is White's turn 2)."""
-    colour = entry.move.piece.colour.value if entry.move.piece else ("w" if ply % 2 else "b")
-    return {"kind": "move", "ply": ply, "turn": (ply + 1) // 2, "colour": colour, "uhp": entry.uhp,
-            "time": entry.timestamp, "mark": entry.mark.value if entry.mark else None, "comment": entry.comment}
-
-
 def moves(record: GameRecord) -> list[Json]:
-    return [move(ply, entry) for ply, entry in enumerate(record.moves, start=1)]
+    """The recorded moves: ``turn`` counts each player's moves (ply 3 is White's turn 2),
+    ``emt`` is the thinking time, ``clk`` the mover's time left after it (with a time control)."""
+    control = record.time_control
+    left: list[float | None] = list(times_left(record, control)) if control else [None] * len(record.moves)
+    colour = record.first_to_move
+    found = []
+    for ply, (entry, emt, clk) in enumerate(zip(record.moves, thinking_times(record), left), start=1):
+        found.append({"kind": "move", "ply": ply, "turn": (ply + 1) // 2, "colour": colour.value, "uhp": entry.uhp,
+                      "time": entry.timestamp, "emt": emt, "clk": clk, "mark": entry.mark.value if entry.mark else None,
+                      "comment": entry.comment})
+        colour = colour.opponent
+    return found
+
+
+def attempt(tried: IllegalAttempt) -> Json:
+    """An illegal attempt kept in the record, and how it ended."""
+    return {"kind": "illegal", "after_ply": tried.ply, "colour": tried.colour.value, "uhp": tried.uhp,
+            "rule": tried.rule, "message": tried.message, "time": tried.timestamp, "resolution": tried.resolution,
+            "by": tried.by}
+
+
+def entries(record: GameRecord, recorded: list[Json]) -> list[Json]:
+    """The move list in order: the ``recorded`` moves with each illegal attempt after the move it followed."""
+    found = [attempt(a) for a in record.attempts if a.ply == 0]
+    for ply, entry in enumerate(recorded, start=1):
+        found.append(entry)
+        found += [attempt(a) for a in record.attempts if a.ply == ply]
+    return found
+
+
+def clocks(record: GameRecord, now: float) -> Json:
+    """Both clocks at game-clock time ``now`` (seconds; the page counts the running one on)."""
+    control = record.time_control
+    state = clock_state(record, now, control)
+    sides: Json = {c.value: {"used": state.used[c], "left": state.left[c] if state.left else None} for c in Colour}
+    return {**sides, "running": state.running.value if state.running else None,
+            "flagged": state.flagged.value if state.flagged else None,
+            "control": str(control) if control else None}
 
 
 def game(game_id: int, record: GameRecord) -> Json:
     """A logged game for the replay: every move and every position from the empty board."""
     recorded = moves(record)
+    times = move_seconds(record)
     return {"id": game_id, "game_type": str(record.game_type), "result": record.result.value,
             "players": players(record), "tags": dict(record.tags),
             "game_string": record.to_game_string(), "game_string_note": record.game_string_note(),
-            "moves": recorded, "entries": recorded,
+            "moves": recorded, "entries": entries(record, recorded), "clocks": clocks(record, times[-1] if times else 0.0),
             "positions": [position(board) for board in record.boards()]}
 
 
-def live_state(referee: Referee, game_id: int, camera: Json) -> Json:
-    """The current game as the live page shows it."""
+def live_state(referee: Referee, game_id: int, camera: Json, now: float) -> Json:
+    """The current game as the live page shows it, at game-clock time ``now``."""
     board, record = referee.board, referee.record
     seen = referee.snapshot()  # the referee's pending problem and view: until its typed accessors
     recorded = moves(record)
@@ -92,8 +124,7 @@ def live_state(referee: Referee, game_id: int, camera: Json) -> Json:
         "warnings_total": sum(referee.warnings.values()),
         "last_move": recorded[-1]["uhp"] if recorded else None,
         "last_cells": None if last is None else {"origin": last.origin, "dest": last.dest},
-        "moves": recorded, "entries": recorded,
-        "clocks": None, "setup": None,
+        "moves": recorded, "entries": entries(record, recorded), "clocks": clocks(record, now), "setup": None,
         "game_string": record.to_game_string(), "game_string_note": record.game_string_note(),
     }
 

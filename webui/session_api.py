@@ -14,9 +14,10 @@ blueprint = Blueprint("session_api", __name__)
 
 @blueprint.get("/api/session")
 def session_info() -> Response:
-    """Whether this session controls the game, and its CSRF token."""
+    """Whether this session controls the game, its CSRF token, and how to recover the PIN."""
     session.setdefault("csrf", new_csrf_token())
-    return jsonify(control=controls(services().control), csrf=session["csrf"])
+    control = services().control
+    return jsonify(control=controls(control), csrf=session["csrf"], pin_help=control.recovery())
 
 
 @blueprint.post("/api/login")

@@ -18,7 +18,7 @@ from ..gametype import GameType, RuleOptions
 from ..hexgrid import Hex
 from ..observation import Observation
 from ..pieces import Colour
-from ..record import GameRecord, Mark
+from ..record import GameRecord, IllegalAttempt, Mark
 from ..rulebook import citation
 from .config import RefereeConfig
 from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent,
@@ -143,6 +143,7 @@ class Referee:
         if isinstance(pending, _Restore) and chosen.moves and chosen.moves[:len(pending.undone)] == pending.undone:
             return []  # the board still shows the undone moves
         self._pending = None
+        self._resolve_attempt("taken back")
         self._accept(scene, chosen.transform)
         if not chosen.moves:
             return [TakebackEvent(self._time, len(self.record.moves))] if pending else []
@@ -175,8 +176,12 @@ class Referee:
         player = offender(self.board, move)
         violation = _violation(self.board, move, player)
         self.warnings[player] += 1
+        self._resolve_attempt("taken back")  # an earlier attempt, replaced by this one
+        uhp = self.board.uhp(move)
+        self.record.add_attempt(IllegalAttempt(len(self.record.moves), uhp, player, violation.rule.value,
+                                               violation.message, self._time))
         book = citation(violation.rule, violation.bug)
-        event = IllegalEvent(self._time, _attempted(move), self.board.uhp(move), violation.rule.value,
+        event = IllegalEvent(self._time, _attempted(move), uhp, violation.rule.value,
                              violation.message, player.value, self.warnings[player], violation.cells,
                              book.summary, book.reference)
         self._pending = _Illegal(move, labels(moved(scene, attempt.transform)), attempt.transform, event)
@@ -213,6 +218,7 @@ class Referee:
         if explanation is None:
             raise ValueError(f"{choice!r} is not one of the candidates: {', '.join(pending.options)}")
         self._pending = None
+        self._resolve_attempt("taken back")
         self._accept(pending.seen, explanation.transform)
         return self._play(explanation.moves, pending.since, confirmed=True)
 
@@ -224,6 +230,7 @@ class Referee:
         if self._over():
             raise ValueError("the game is over: withdraw the result (undo) before overriding")
         self._pending = None
+        self._resolve_attempt("overridden", "arbiter")
         self._transform, self._accepted = pending.transform, pending.seen
         return self._play((pending.move,), self._time, mark=Mark.OVERRIDE)
 
@@ -241,6 +248,7 @@ class Referee:
         moves = self._corrections(moves_uhp)
         pending = self._pending
         self._pending = None
+        self._resolve_attempt("corrected", "arbiter")
         self._accepted = None
         if isinstance(pending, _Illegal):
             self._accepted = pending.seen
@@ -387,6 +395,13 @@ class Referee:
         if move.is_pass:
             return PassEvent(self._time, colour.value, ply)
         return MoveEvent(self._time, entry.uhp, ply, colour.value, mark.value if mark else None, confirmed)
+
+    def _resolve_attempt(self, resolution: str, by: str | None = None) -> None:
+        """End the record's pending illegal attempt, if any; ``by`` defaults to its player
+        (who took it back)."""
+        pending = [a for a in self.record.attempts if a.resolution == "pending"]
+        if pending:
+            self.record.resolve_attempt(resolution, by or pending[-1].colour.value)
 
     def _pop(self) -> Move:
         self.record.pop()

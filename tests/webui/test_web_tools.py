@@ -93,11 +93,13 @@ def test_referee_command_on_a_folder_of_frames(tmp_path):
     pgn, events = tmp_path / "game.pgn", tmp_path / "events.jsonl"
     result = subprocess.run([sys.executable, "-m", "webui.cli", "referee", "--source", str(frames), "--game-type",
                              "Base", "--profile", str(DEMO_PROFILE_PATH),  # the demo table's set, enrolled
-                             "--pgn", str(pgn), "--events", str(events)], cwd=ROOT, capture_output=True,
-                            text=True, timeout=120)
+                             "--pgn", str(pgn), "--events", str(events), "--board-name", "Table 2"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "1 unreadable image(s) skipped, the last 0007a.png" in result.stderr
-    assert [m.uhp for m in parse_pgn(pgn.read_text()).moves] == ["wB1", "bS1 wB1\\"]
+    record = parse_pgn(pgn.read_text())
+    assert [m.uhp for m in record.moves] == ["wB1", "bS1 wB1\\"]
+    assert record.tags["Site"] == "Table 2" and record.tags["Date"] and record.tags["Time"]
     kinds = [json.loads(line)["kind"] for line in events.read_text().splitlines()]
     assert kinds.count("move") == 2
 
