@@ -111,8 +111,7 @@ def shots(page, base: str, out: Path, width: str, only: set[str]) -> list[Path]:
     def calibrate() -> None:
         page.goto(base + "/calibrate")
         page.wait_for_selector("#layout .piece")
-        page.locator("ol.steps > li >> nth=2").scroll_into_view_if_needed()  # the enrollment step and its figure
-        page.evaluate("document.querySelector('ol.steps > li:nth-child(3)').scrollIntoView()")
+        page.evaluate("document.querySelector('ol.steps > li:nth-child(3)').scrollIntoView()")  # enrolment, its figure
 
     def from_table() -> None:
         page.goto(base + "/")

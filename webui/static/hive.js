@@ -167,12 +167,12 @@ const HIVE = (() => {
     const shown = under.length > UNDER_SHOWN ? under.slice(-(UNDER_SHOWN - 1)) : under;
     const items = shown.map(p => pieceInfo(p));
     if (under.length > UNDER_SHOWN) items.unshift({ more: under.length - shown.length });
-    const step = 12.4, left = x - step * (items.length - 1) / 2;
+    const step = 14.5, left = x - step * (items.length - 1) / 2;
     items.forEach((info, i) => {
-      const cx = left + i * step, cy = y + 14;
+      const cx = left + i * step, cy = y + 15;
       const disc = el("g", { class: "under " + (info.more ? "white" : info.colour === "w" ? "white" : "black") }, g);
-      el("circle", { cx, cy, r: 5.8, stroke: info.more ? "#777" : info.ink }, disc);
-      const label = text(disc, cx, cy + 3, "", info.more ? "+" + info.more : info.bug);
+      el("circle", { cx, cy, r: 7, stroke: info.more ? "#777" : info.ink }, disc);
+      const label = text(disc, cx, cy + 3.5, "", info.more ? "+" + info.more : info.bug);
       label.setAttribute("fill", info.more || info.colour === "w" ? "#1d1d1b" : "#fff");
     });
   }

@@ -15,7 +15,9 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("title").textContent = `Game ${id}: ${game.players.w || "White"} – ${game.players.b || "Black"}`;
   $("summary").innerHTML = '<span class="result"></span> · <span class="facts"></span>';
   $("summary").firstChild.textContent = RECORD.result(game.result, game.reason);
-  $("summary").lastChild.textContent = [game.game_type, `${moves.length} moves`, game.time_control || ""].filter(Boolean).join(" · ");
+  const tags = game.tags || {};
+  $("summary").lastChild.textContent = [game.game_type, `${moves.length} moves`, tags.TimeControl, tags.Event,
+    tags.Round && `round ${tags.Round}`, tags.Date].filter(Boolean).join(" · ");
   $("pgn").href = `/api/games/${id}/pgn`;
   $("gs").href = `/api/games/${id}/gamestring`;
   let at = last;
