@@ -11,7 +11,6 @@ import os
 import re
 import shutil
 import statistics
-import time
 import urllib.error
 import urllib.request
 
@@ -78,6 +77,11 @@ def download_pgn(page) -> str:
     return open(download.value.path(), encoding="utf-8").read()
 
 
+def assert_no_sideways_scroll(page, what: str) -> None:
+    wide, seen = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert wide <= seen, f"{what}: {wide} px wide in a {seen} px window"
+
+
 def clock_seconds(text: str) -> int:
     parts = [int(p) for p in text.split(":")]
     return sum(p * 60 ** i for i, p in enumerate(reversed(parts)))
@@ -91,6 +95,7 @@ def test_live_page_records_the_taken_back_attempt_and_the_clocks(open_page):
     text = illegal.inner_text()
     assert "No moving before the Queen" in text and "take it back" in text and "wG1 bS1\\" in text
     assert page.locator("#board .ghost[data-piece=wG1]").count() == 1  # the illegal move, drawn on the hive
+    assert_no_sideways_scroll(page, "the live page with the illegal-move banner")
     page.wait_for_selector("#banner.illegal", state="hidden")  # taken back
     attempt = page.wait_for_selector("#moves li.illegal")  # ... and still in the record
     assert "wG1 bS1\\" in attempt.inner_text() and "taken back by White" in attempt.inner_text()
@@ -144,8 +149,7 @@ def test_no_page_scrolls_sideways_on_a_phone(open_page, width):
         page = open_page(path, {"width": width, "height": 800})
         page.wait_for_load_state("load")
         page.wait_for_timeout(500)  # the scripts have drawn the page
-        wide = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-        assert wide[0] <= wide[1], f"{path} at {width} px: {wide[0]} px wide"
+        assert_no_sideways_scroll(page, f"{path} at {width} px")
         header = page.locator("header.top").bounding_box()
         assert header["height"] < 50, f"{path}: the header takes more than one line"
 
@@ -170,28 +174,35 @@ def test_replay_shows_the_game_and_a_missing_game_is_not_found(open_page, server
     assert page.locator("main a[href='/games']").count() == 1
 
 
-def test_start_from_the_table(open_page):
-    page = open_page("/", DESKTOP)
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_start_from_the_table(open_page, viewport):
+    page = open_page("/", viewport)
     page.wait_for_selector("#board .piece")  # the demo's pieces are on the table
     unlock(page)
     page.click("#new-game-box summary")
-    page.click("#new-game .open-from-table")
+    if viewport is PHONE:  # a new empty game with pieces on the table: check the board, then its way out
+        page.click("#new-game button[type=submit]")
+        banner = page.wait_for_selector("#banner.warn:has-text('Check the board')")
+        assert "What to do:" in banner.inner_text()
+        assert page.locator("#board .seen").count() >= 1  # the camera's reading over the (empty) game
+        assert_no_sideways_scroll(page, "the live page checking the board")
+        page.click("#banner-actions button:has-text('Start a new game from the position on the table')")
+    else:
+        page.click("#new-game .open-from-table")
     page.wait_for_selector("#ft-board .piece")  # the camera's reading
-    assert page.locator("#ft-questions input[value=w]").count() == 1  # whose turn is it?
-    for group in page.locator("#ft-questions fieldset").all():  # answer every question: its first choice
-        if not group.locator("input:checked").count():
-            group.locator("input").first.check()
-    page.fill("#ft-white", "Ada")
-    page.fill("#ft-black", "Bo")
+    assert page.locator("#ft-questions input[name=to_move]:checked").count() == 1  # whose turn: a guess, to confirm
+    white, black = ("Ada", "Bo") if viewport is DESKTOP else ("Cy", "Di")
+    page.fill("#ft-white", white)
+    page.fill("#ft-black", black)
     page.fill("#ft-time", "15+10")
     page.fill("#ft-event", "Club night")
+    assert_no_sideways_scroll(page, "start from the table")
     page.click("#ft-form button[type=submit]")
     page.wait_for_selector("#from-table", state="hidden")
-    page.wait_for_function("document.getElementById('players').textContent.includes('Ada')")
-    assert "15+10" in page.inner_text("#players")
+    page.wait_for_function(f"document.getElementById('players').textContent.includes('{white}')")
+    assert "15+10" in page.inner_text("#players") and "set-up" in page.inner_text("#players")
     assert page.locator("#board .piece").count() >= 1  # refereeing from the position, not an empty board
-    page.wait_for_selector("#clocks .clock .time")
     assert page.locator("#clocks .used").first.inner_text().startswith("used")  # time left, and used
-    time.sleep(0.5)
+    assert clock_seconds(page.locator("#clocks .time").first.inner_text()) > 14 * 60
     pgn = download_pgn(page)
     assert '[SetUp "1"]' in pgn and '[TimeControl "15+10"]' in pgn and '[Event "Club night"]' in pgn

@@ -39,16 +39,11 @@ const HIVE = (() => {
     return t;
   }
 
-  // A piece as "wQ", "bA2", or as the camera reads it: {colour, creature, name?}
-  // (creature a letter or a word; the number unknown when the name is missing).
+  // A piece as "wQ", "bA2", or as the camera reads it: {colour, creature, name} (the name null
+  // when the view cannot tell which number it is).
   function pieceName(piece) {
     if (typeof piece === "string") return piece;
-    if (piece.name) return piece.name;
-    const colour = String(piece.colour || "?")[0].toLowerCase();
-    const creature = String(piece.creature || "?");
-    const letter = creature.length === 1 ? creature.toUpperCase()
-      : (Object.keys(BUGS).find(k => BUGS[k][0].toLowerCase() === creature.toLowerCase()) || "?");
-    return colour + letter;
+    return piece.name || String(piece.colour) + String(piece.creature);
   }
 
   function pieceInfo(piece) {
@@ -181,15 +176,16 @@ const HIVE = (() => {
   function drawSeen(svg, s, cells) {
     const [q, r] = cellOf(s);
     const [x, y] = centre(q, r);
-    const pieces = (s.pieces || []).map(pieceName);
+    const pieces = s.pieces || [];
     const g = el("g", { class: "seen", "data-cell": key(q, r) }, svg);
     el("title", {}, g).textContent = pieces.length ? "the camera sees " + pieces.slice().reverse().map(describe).join(", on ")
       : "the camera sees nothing here";
     const onTile = cells.has(key(q, r));
     el("polygon", { points: corners(x, y, onTile ? SIZE * 0.78 : SIZE - 1.5), class: "tile" }, g);
     if (pieces.length) {
-      const top = pieceInfo(pieces[pieces.length - 1]);
-      text(g, x, y + 5, "letter", top.bug + top.number + (pieces.length > 1 ? "+" + (pieces.length - 1) : ""));
+      const last = pieces[pieces.length - 1], top = pieceInfo(last);
+      const height = Math.max(pieces.length, Number(last.height) || 1); // the camera sees the top, and guesses the height
+      text(g, x, y + 5, "letter", top.bug + top.number + (height > 1 ? "+" + (height - 1) : ""));
     } else {
       text(g, x, y + 4, "tag", "empty?");
     }

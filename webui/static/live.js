@@ -17,23 +17,28 @@
     const p = s.pending;
     if (p && p.kind === "illegal") return {
       cls: "illegal", title: `Illegal move: ${p.rule}`, text: `${p.uhp ? p.uhp + ": " : ""}${p.message}`,
-      todo: `What to do: ${p.action}. (${WHO[p.player]} warnings: ${p.warnings})`,
+      todo: `What to do: ${todo(p, p.action)}. (${WHO[p.player]} warnings: ${p.warnings})`,
       book: p.book ? `Rulebook: ${p.book} (${p.reference})` : "",
       actions: API.session.control ? [{ label: "Arbiter: allow it", run: b => CONTROL.act(CONTROL.ROUTES.override, {}, b) }] : [] };
     if (p && p.kind === "needs_confirmation") return {
       cls: "confirm", title: "Which move was played?", text: `${p.reason}.`,
-      todo: "What to do: tap the move that was made (needs the control PIN), or put the board back as it was.",
+      todo: `What to do: ${todo(p, "tap the move that was made (needs the control PIN), or put the board back as it was")}.`,
       actions: p.candidates.map(c => confirmButton(c)) };
     if (p && (p.kind === "check" || p.kind === "misread")) return checkBanner(p);
     if (p && p.kind === "restore") return {
       cls: "warn", title: "Move taken back", text: `${p.undone.join(", ")} ${p.undone.length === 1 ? "was" : "were"} taken out of the record.`,
-      todo: "What to do: put the pieces back as the board below shows; the game goes on from there." };
+      todo: `What to do: ${todo(p, "put the pieces back as the board below shows; the game goes on from there")}.` };
     if (RECORD.isOver(s.state)) return { cls: "over", title: RECORD.result(s.state), text: s.reason ? `(${s.reason})` : "",
       todo: "To play again: Control, New game." };
     if (flash && flash.until > Date.now()) return flash;
     if (s.queen_due) return { cls: "queen", title: `${WHO[s.turn]} must place the Queen this turn`,
       text: "The Queen Bee must be in play by each player's fourth turn.", todo: "What to do: place the Queen now." };
     return null;
+  }
+
+  // The referee's own "what to do" (without its full stop), else the page's.
+  function todo(p, otherwise) {
+    return (p.what_to_do || otherwise).replace(/\.$/, "");
   }
 
   function confirmButton(move) {
@@ -48,18 +53,15 @@
       const expected = (d.expected || []).slice().reverse(), seen = (d.seen || []).slice().reverse();
       return `The game has ${words(expected)} here; the camera sees ${words(seen)}.`;
     });
-    const ways = (p.ways_out || []).map(w => (typeof w === "string" ? { kind: w } : w));
-    const kinds = new Set(ways.map(w => w.kind));
+    const ways = new Set(p.ways_out || ["restore", "start_from_table"]);
     const actions = [];
-    if (!ways.length || kinds.has("restore")) actions.push({
+    if (ways.has("restore")) actions.push({
       label: showGame ? "Show what the camera sees" : "Put the pieces back: show the game's position",
       run: () => { showGame = !showGame; render(state); } });
-    for (const w of ways.filter(w => w.kind === "confirm")) {
-      for (const c of w.candidates || p.candidates || []) actions.push(confirmButton(c));
-    }
-    if (kinds.has("start_from_table")) actions.push({ label: "Start a new game from the position on the table", run: () => TABLE.open() });
-    const todo = p.what_to_do || "Put the pieces back as the game has them, or choose a way out below.";
-    return { cls: "warn", title: "Check the board", text: p.message || "", todo: `What to do: ${todo}`, list: list, actions };
+    if (ways.has("confirm")) actions.push(...(p.candidates || []).map(confirmButton));
+    if (ways.has("start_from_table")) actions.push({ label: "Start a new game from the position on the table", run: () => TABLE.open() });
+    return { cls: "warn", title: "Check the board", text: p.message || "", list, actions,
+      todo: `What to do: ${todo(p, "put the pieces back as the game has them, or choose a way out below")}.` };
   }
 
   function showBanner(b) {

@@ -1,69 +1,82 @@
 // Start from the table: referee a game already in progress from what the camera sees, once a
-// person has answered what the view cannot tell (side to move, which piece is which number).
+// person has answered what the view cannot tell (whose turn, which piece is which number, what
+// lies under a stack).
 "use strict";
 
 const TABLE = (() => {
   const $ = id => document.getElementById(id);
-  const POSITION = "/api/table-position", START = "/api/start-from-table";
-  let questions = [];
+  const POSITION = "/api/table-position", START = "/api/game/start-from-table";
   let stacks = [];
+  let problems = []; // cells the view cannot make a position of: outlined in red
 
-  function id(question) { return String(question.id || question.key || question.name); }
+  function cellKey(c) { return `${c.q},${c.r}`; }
 
-  function choicesOf(question) {
-    return (question.choices || question.options || []).map(c => typeof c === "object"
-      ? { value: String(c.value), label: c.label || String(c.value) } : { value: String(c), label: String(c) });
+  function topAt(c) {
+    const s = stacks.find(s => s.q === c.q && s.r === c.r);
+    return s ? s.pieces[s.pieces.length - 1] : "";
   }
 
-  // One question as a group of radio buttons; marks its cells on the board while it has focus.
-  function ask(question, index) {
-    const box = document.createElement("fieldset");
-    box.className = "question";
-    box.dataset.question = id(question);
-    const legend = document.createElement("legend");
-    legend.textContent = question.text || question.question || question.prompt || id(question);
-    box.appendChild(legend);
-    const choices = document.createElement("div");
-    choices.className = "choices";
-    const first = question.default !== undefined && question.default !== null ? String(question.default) : null;
-    for (const choice of choicesOf(question)) {
-      const label = document.createElement("label");
-      const input = document.createElement("input");
-      input.type = "radio";
-      input.name = "q" + index;
-      input.value = choice.value;
-      input.required = true;
-      input.checked = choice.value === first;
-      label.append(input, " " + choice.label);
-      choices.appendChild(label);
-    }
-    box.appendChild(choices);
-    if (question.cells) {
-      box.addEventListener("focusin", () => draw(question.cells));
-      box.addEventListener("focusout", () => draw([]));
+  function draw(marked) {
+    HIVE.draw($("ft-board"), stacks, { tapped: marked || null, bad: problems });
+  }
+
+  function element(tag, props = {}, text = "") {
+    const node = Object.assign(document.createElement(tag), props);
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  // A field that marks its cell on the board while it has focus.
+  function marking(field, cell) {
+    field.addEventListener("focus", () => draw(cell));
+    field.addEventListener("blur", () => draw(null));
+    return field;
+  }
+
+  // One question as a fieldset: radios for whose turn, a choice per cell for numbers, a text
+  // field for what lies under a stack, a note for what must be fixed on the table.
+  function ask(question) {
+    const box = element("fieldset", { className: "question" });
+    box.dataset.kind = question.kind;
+    box.appendChild(element("legend", {}, question.text));
+    const choices = box.appendChild(element("div", { className: "choices" }));
+    if (question.kind === "to_move") {
+      for (const colour of question.choices) {
+        const label = choices.appendChild(element("label"));
+        label.append(element("input", { type: "radio", name: "to_move", value: colour, required: true,
+          checked: colour === question.default }), " " + RECORD.WHO[colour]);
+      }
+    } else if (question.kind === "numbers") {
+      for (const cell of question.cells) {
+        const shown = topAt(cell);
+        const label = choices.appendChild(element("label", {}, `${HIVE.pieceInfo(shown).bug}${HIVE.pieceInfo(shown).number} on the board is `));
+        const select = marking(label.appendChild(element("select", { className: "number" })), cell);
+        select.dataset.cell = cellKey(cell);
+        for (const name of question.choices) select.appendChild(element("option", { value: name, selected: name === shown }, name));
+      }
+    } else if (question.kind === "under") {
+      const cell = question.cells[0];
+      const label = choices.appendChild(element("label", {}, "Pieces under it, bottom first: "));
+      const input = marking(label.appendChild(element("input", { className: "under", placeholder: "e.g. wQ", autocomplete: "off" })), cell);
+      input.dataset.cell = cellKey(cell);
+    } else {
+      box.appendChild(element("p", { className: "help" }, "Fix it on the table (its cell is outlined in red), then press \"Read the table again\"."));
     }
     return box;
   }
 
-  function draw(marked) {
-    HIVE.draw($("ft-board"), stacks, { bad: marked || [] });
-  }
-
   function render(data) {
     stacks = data.stacks || [];
-    draw([]);
-    const count = c => stacks.reduce((n, s) => n + s.pieces.filter(p => HIVE.pieceName(p)[0] === c).length, 0);
+    const questions = data.questions || [];
+    problems = questions.filter(q => ["unsure", "unreadable"].includes(q.kind)).flatMap(q => q.cells);
+    draw(null);
+    const count = c => stacks.reduce((n, s) => n + s.pieces.filter(p => p[0] === c).length, 0);
     $("ft-summary").textContent = stacks.length
-      ? `The camera sees ${count("w")} white and ${count("b")} black pieces.`
+      ? `The camera sees ${count("w")} white and ${count("b")} black pieces (${data.game_type}).`
       : "The camera sees no pieces: start a new game with an empty table instead (New game).";
-    const asked = data.questions || [];
-    const side = asked.find(q => id(q) === "to_move") || {};
-    questions = [Object.assign({ id: "to_move", text: "Whose turn is it now?", default: data.to_move },
-      side, { choices: [{ value: "w", label: "White" }, { value: "b", label: "Black" }] })]
-      .concat(asked.filter(q => id(q) !== "to_move"));
     const box = $("ft-questions");
     box.textContent = "";
-    questions.forEach((q, i) => box.appendChild(ask(q, i)));
+    for (const question of questions) box.appendChild(ask(question));
   }
 
   async function load() {
@@ -73,7 +86,7 @@ const TABLE = (() => {
       render(await API.get(POSITION));
       CONTROL.say(where, "");
     } catch (err) {
-      CONTROL.say(where, `The camera's reading is not available (${err.message}). Check the camera, then "Read the table again".`, true);
+      CONTROL.say(where, `${err.message}. Wait until the board is still, then press "Read the table again".`, true);
     }
   }
 
@@ -85,13 +98,14 @@ const TABLE = (() => {
 
   async function start(ev) {
     ev.preventDefault();
-    const body = { numbers: {}, white: $("ft-white").value, black: $("ft-black").value,
-      time_control: $("ft-time").value.trim(), event: $("ft-event").value, round: $("ft-round").value };
-    questions.forEach((q, i) => {
-      const chosen = document.querySelector(`input[name=q${i}]:checked`);
-      if (!chosen) return;
-      if (id(q) === "to_move") body.to_move = chosen.value;
-      else body.numbers[id(q)] = chosen.value;
+    const chosen = document.querySelector("#ft-questions input[name=to_move]:checked");
+    const body = { to_move: chosen ? chosen.value : "", numbers: {}, under: {},
+      white: $("ft-white").value, black: $("ft-black").value, time_control: $("ft-time").value.trim(),
+      event: $("ft-event").value, round: $("ft-round").value };
+    document.querySelectorAll("#ft-questions select.number").forEach(s => { body.numbers[s.dataset.cell] = s.value; });
+    document.querySelectorAll("#ft-questions input.under").forEach(i => {
+      const names = i.value.split(/[\s,;]+/).filter(Boolean);
+      if (names.length) body.under[i.dataset.cell] = names;
     });
     if (await CONTROL.act(START, body, $("ft-message"), "Refereeing from the table's position.")) {
       $("from-table").hidden = true;
