@@ -99,7 +99,15 @@ def game(game_id: int, record: GameRecord) -> Json:
             "players": players(record), "tags": dict(record.tags),
             "game_string": record.to_game_string(), "game_string_note": record.game_string_note(),
             "moves": recorded, "entries": entries(record, recorded), "clocks": clocks(record, times[-1] if times else 0.0),
+            "setup": setup(record),
             "positions": [position(board) for board in record.boards()]}
+
+
+def setup(record: GameRecord) -> Json | None:
+    """The position a game was picked up from (None: from the empty board)."""
+    found = record.setup
+    return None if found is None else {"to_move": found.to_move.value, "position": str(found),
+                                       "stacks": stacks({cell: list(stack) for cell, stack in found.stacks.items()})}
 
 
 def live_state(referee: Referee, game_id: int, camera: Json, now: float) -> Json:
@@ -124,7 +132,7 @@ def live_state(referee: Referee, game_id: int, camera: Json, now: float) -> Json
         "warnings_total": sum(referee.warnings.values()),
         "last_move": recorded[-1]["uhp"] if recorded else None,
         "last_cells": None if last is None else {"origin": last.origin, "dest": last.dest},
-        "moves": recorded, "entries": entries(record, recorded), "clocks": clocks(record, now), "setup": None,
+        "moves": recorded, "entries": entries(record, recorded), "clocks": clocks(record, now), "setup": setup(record),
         "game_string": record.to_game_string(), "game_string_note": record.game_string_note(),
     }
 
