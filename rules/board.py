@@ -96,6 +96,11 @@ class Board:
         return len(self._history)
 
     @property
+    def start_ply(self) -> int:
+        """The plies a set-up position stands for (0 for a game from the empty board)."""
+        return self._start_ply
+
+    @property
     def turn(self) -> Colour:
         """The colour to move."""
         return Colour.WHITE if (self._start_ply + len(self._history)) % 2 == 0 else Colour.BLACK

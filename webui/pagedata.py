@@ -17,6 +17,21 @@ from rules.record import GameRecord, IllegalAttempt
 from rules.referee import Referee
 
 Json = dict[str, Any]
+STATE_WORDS = {"NotStarted": "not started", "InProgress": "in progress", "Draw": "draw",
+               "WhiteWins": "White wins", "BlackWins": "Black wins"}
+
+
+def result_words(state: str, reason: str | None = None) -> str:
+    """A game state in words, with why it ended: ``White wins (resignation)``."""
+    words = STATE_WORDS.get(state, state)
+    return f"{words} ({reason})" if reason else words
+
+
+def last_cells(board: Board) -> Json | None:
+    """Where the last move (not a pass) went from and to, to mark it on the board."""
+    stack = board.move_stack
+    last = stack[-1] if stack and not stack[-1].is_pass else None
+    return None if last is None else {"origin": last.origin, "dest": last.dest}
 
 
 def stacks(board_stacks: dict[Hex, list[Piece]]) -> list[Json]:
@@ -43,7 +58,7 @@ def position(board: Board) -> Json:
     """One position: stacks, hands, whose turn, and its GameString."""
     return {"game_string": board.game_string(), "turn": board.turn.value, "turn_number": board.turn_number,
             "state": board.state.value, "stacks": stacks(board.stacks()), "hand": hands(board),
-            "surrounded": surrounded(board)}
+            "surrounded": surrounded(board), "last_cells": last_cells(board)}
 
 
 def players(record: GameRecord) -> Json:
@@ -95,11 +110,21 @@ def game(game_id: int, record: GameRecord) -> Json:
     """A logged game for the replay: every move and every position from the empty board."""
     recorded = moves(record)
     times = move_seconds(record)
+    outcome = record.outcome
     return {"id": game_id, "game_type": str(record.game_type), "result": record.result.value,
+            "result_text": result_words(record.result.value, outcome.termination.value if outcome else None),
             "players": players(record), "tags": dict(record.tags),
             "game_string": record.to_game_string(), "game_string_note": record.game_string_note(),
             "moves": recorded, "entries": entries(record, recorded), "clocks": clocks(record, times[-1] if times else 0.0),
+            "setup": setup(record),
             "positions": [position(board) for board in record.boards()]}
+
+
+def setup(record: GameRecord) -> Json | None:
+    """The position a game was picked up from (None: from the empty board)."""
+    found = record.setup
+    return None if found is None else {"to_move": found.to_move.value, "position": str(found),
+                                       "stacks": stacks({cell: list(stack) for cell, stack in found.stacks.items()})}
 
 
 def live_state(referee: Referee, game_id: int, camera: Json, now: float) -> Json:
@@ -107,11 +132,11 @@ def live_state(referee: Referee, game_id: int, camera: Json, now: float) -> Json
     board, record = referee.board, referee.record
     seen = referee.snapshot()  # the referee's pending problem and view: until its typed accessors
     recorded = moves(record)
-    last = board.move_stack[-1] if board.move_stack and not board.move_stack[-1].is_pass else None
     outcome = record.outcome
     return {
         "game_id": game_id, "camera": camera, "game_type": str(board.game_type),
         "state": record.result.value, "reason": outcome.termination.value if outcome else None,
+        "result_text": result_words(record.result.value, outcome.termination.value if outcome else None),
         "turn": board.turn.value, "turn_number": board.turn_number, "ply": board.ply,
         "players": players(record),
         "options": {"queen_may_open": record.options.queen_may_open,
@@ -123,8 +148,8 @@ def live_state(referee: Referee, game_id: int, camera: Json, now: float) -> Json
         "warnings": {c.value: n for c, n in referee.warnings.items()},
         "warnings_total": sum(referee.warnings.values()),
         "last_move": recorded[-1]["uhp"] if recorded else None,
-        "last_cells": None if last is None else {"origin": last.origin, "dest": last.dest},
-        "moves": recorded, "entries": entries(record, recorded), "clocks": clocks(record, now), "setup": None,
+        "last_cells": last_cells(board),
+        "moves": recorded, "entries": entries(record, recorded), "clocks": clocks(record, now), "setup": setup(record),
         "game_string": record.to_game_string(), "game_string_note": record.game_string_note(),
     }
 

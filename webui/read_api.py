@@ -38,8 +38,9 @@ def events() -> Response:
 @blueprint.get("/api/games")
 def games() -> Response:
     service = services().service
-    return jsonify(games=[g.to_dict() for g in service.store.games()], current=service.game_id,
-                   notices=service.notices)
+    games = [{**g.to_dict(), "result_text": pagedata.result_words(g.result) if g.result else ""}
+             for g in service.store.games()]
+    return jsonify(games=games, current=service.game_id, notices=service.notices)
 
 
 @blueprint.get("/api/games/<int:game_id>")

@@ -24,6 +24,7 @@ from rules.gametype import RuleOptions
 from rules.pieces import Colour
 from rules.move import GameState, Outcome, Termination
 from rules.record import GameRecord, IllegalAttempt
+from rules.setup import Setup
 from webui.text import is_plain_text
 
 log = logging.getLogger("hivecam.store")
@@ -76,6 +77,7 @@ MIGRATIONS = (
         resolved_by TEXT,
         PRIMARY KEY (game_id, seq)
     )""",
+    "ALTER TABLE games ADD COLUMN setup TEXT",  # a game picked up from the table: its Position text
 )
 
 
@@ -167,8 +169,9 @@ class GameStore:
                    "repetition_draw": record.options.repetition_draw, "illegal_move_limit": illegal_move_limit}
         with self._transaction():
             cursor = self._db.execute(
-                "INSERT INTO games (created, game_type, options, tags) VALUES (?, ?, ?, ?)",
-                (time.time(), str(record.game_type), json.dumps(options), json.dumps(record.tags)))
+                "INSERT INTO games (created, game_type, options, tags, setup) VALUES (?, ?, ?, ?, ?)",
+                (time.time(), str(record.game_type), json.dumps(options), json.dumps(record.tags),
+                 None if record.setup is None else str(record.setup)))
             return int(cursor.lastrowid)
 
     def save(self, game_id: int, record: GameRecord, warnings: dict[Colour, int],
@@ -243,14 +246,16 @@ class GameStore:
 def read_game(db: sqlite3.Connection, game_id: int) -> StoredGame:
     """Game ``game_id`` of the log ``db``; ``KeyError`` if there is none, ``DamagedGame`` if
     its stored values do not make a game."""
-    game = db.execute("SELECT game_type, options, tags, result, ending, warnings FROM games WHERE id = ?",
+    version = _version(db)  # a log of an older hivecam read without changing it (doctor)
+    setup = "setup" if version >= 2 else "NULL"
+    game = db.execute(f"SELECT game_type, options, tags, result, ending, warnings, {setup} FROM games WHERE id = ?",
                       (game_id,)).fetchone()
     if game is None:
         raise KeyError(game_id)
     moves = db.execute("SELECT uhp, timestamp, mark, comment FROM moves WHERE game_id = ? ORDER BY ply",
                        (game_id,)).fetchall()
     attempts = db.execute("SELECT ply, uhp, colour, rule, message, timestamp, resolution, resolved_by FROM attempts "
-                          "WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall() if _version(db) >= 1 else []
+                          "WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall() if version >= 1 else []
     try:
         return _stored_game(*game, moves, attempts)
     except (ValueError, TypeError) as exc:
@@ -295,7 +300,7 @@ def _version(db: sqlite3.Connection) -> int:
     return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
-def _stored_game(game_type: Any, options: Any, tags: Any, result: Any, ending: Any, warnings: Any,
+def _stored_game(game_type: Any, options: Any, tags: Any, result: Any, ending: Any, warnings: Any, setup: Any,
                  moves: list[tuple[Any, ...]], attempts: list[tuple[Any, ...]]) -> StoredGame:
     """The game these stored values make; ``ValueError`` or ``TypeError`` says what is wrong."""
     settings = _json_object(options, "options")
@@ -307,7 +312,8 @@ def _stored_game(game_type: Any, options: Any, tags: Any, result: Any, ending: A
         raise ValueError(f"illegal_move_limit {limit!r}")
     if not all(type(settings[name]) is bool for name in settings):
         raise ValueError("options must be true or false")
-    record = GameRecord(_text(game_type, "game_type"), RuleOptions(**settings), **_tags(tags))
+    position = None if setup is None else Setup.parse(_text(setup, "setup"))
+    record = GameRecord(_text(game_type, "game_type"), RuleOptions(**settings), position, **_tags(tags))
     tried = [_attempt(*row) for row in attempts]
     for uhp, timestamp, mark, comment in moves:
         _add_attempts(record, tried)

@@ -9,26 +9,30 @@ arbiter overrides it or a person corrects the reading; doubt is put to a person.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..board import Board
+from ..clock import ClockState, clock_state
 from ..move import PASS, GameState, Move, Outcome, Termination
 from ..explain import Rule, Violation, why_illegal
 from ..gametype import GameType, RuleOptions
 from ..hexgrid import Hex
 from ..observation import Observation
-from ..pieces import Colour
+from ..pieces import Bug, Colour, Piece
 from ..record import GameRecord, IllegalAttempt, Mark
 from ..rulebook import citation
+from ..setup import setup_of
 from .config import RefereeConfig
 from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent,
                      NeedsConfirmationEvent, PassEvent, QueenDueEvent, TakebackEvent, UndoEvent,
                      ViewEvent)
 from .attempts import Attempt, Misread, offender
 from .inference import Explained, Explanation, judge
-from .scene import Label, Scene, labels, moved, scene_of
+from .scene import Label, Scene, changed, labels, moved, scene_of, tops
 from .registration import Transform
 from .stability import STEADY, Signature, Steadiness
+from .table import TablePosition, table_position
+from .view import Entry, Pending, differences, entries, reading
 
 
 @dataclass(frozen=True)
@@ -53,12 +57,14 @@ class _Choice:
 
 @dataclass(frozen=True)
 class _Misread:
-    """A view no legal moves explain, waiting for the board to change or a person's word."""
+    """A view no legal moves explain ("check the board"), waiting for the board to change or a
+    person's word."""
 
     scene: Scene  # the view, in observer coordinates
     transform: Transform  # its best registration
     since: float
     event: MisreadEvent
+    candidates: tuple[str, ...]  # single moves that would nearly explain it
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,10 @@ class _Restore:
 
 
 _Pending = _Illegal | _Choice | _Misread | _Restore
+NEAREST = 3  # candidates offered when the board must be checked
+MISREAD_CELLS = 2  # ... each leaving at most this many cells misread
+CHECK_WHAT_TO_DO = ("Compare the board with the camera's reading: put the pieces back as the game has them, "
+                    "confirm the move that was played, or start a new game from the position on the table.")
 
 
 class Referee:
@@ -93,6 +103,7 @@ class Referee:
         self._retry_at: float | None = None  # when to report the judged view as a misread
         self._unexplained_since: float | None = None  # when the board stopped making sense
         self._time = 0.0
+        self._view: Observation | None = None  # the last steady view judged
 
     @classmethod
     def resume(cls, record: GameRecord, config: RefereeConfig | None = None,
@@ -105,6 +116,15 @@ class Referee:
         if warnings:
             referee.warnings.update(warnings)
         return referee
+
+    @classmethod
+    def from_position(cls, game_type: GameType | str, options: RuleOptions | None,
+                      stacks: Mapping[Hex, Sequence[Piece]], to_move: Colour | str,
+                      config: RefereeConfig | None = None, **tags: str) -> "Referee":
+        """A referee for a game picked up from the table: ``stacks`` (bottom first, e.g. from
+        ``TablePosition.answered``) with ``to_move`` to play; its clock starts now (t = 0)."""
+        record = GameRecord(game_type, options, setup_of(stacks, to_move), **tags)
+        return cls.resume(record, config)
 
     # ----------------------------------------------------------- observations
     def observe(self, observation: Observation) -> list[Event]:
@@ -121,6 +141,7 @@ class Referee:
             return events
         self._judged, self._retry_at = frame.signature, None
         assert frame.view is not None and frame.since is not None
+        self._view = frame.view
         events += self._judge(scene_of(frame.view, self.config.min_confidence), frame.since)
         return events
 
@@ -204,13 +225,37 @@ class Referee:
         if isinstance(pending, _Misread) and pending.event.message == misread.message:
             return []
         event = MisreadEvent(self._time, misread.message, misread.cells)
-        self._pending = _Misread(scene, misread.transform, since, event)
+        seen = moved(scene, misread.transform)
+        self._pending = _Misread(scene, misread.transform, since, event, self._nearest_moves(seen))
         return [event]
+
+    def _nearest_moves(self, seen: Scene) -> tuple[str, ...]:
+        """The legal moves after which the fewest cells differ from ``seen`` (fewer than now, and
+        at most ``MISREAD_CELLS``): what a person may confirm was played, the rest being misread."""
+        board = self.board
+        if self._over():
+            return ()
+        scored: dict[int, list[str]] = {}
+        for move in board.legal_moves:
+            if move.is_pass:
+                continue
+            text = board.uhp(move)
+            board.push(move)
+            scored.setdefault(len(changed(seen, tops(board))), []).append(text)
+            board.pop()
+        best = min(scored, default=None)
+        if best is None or best > MISREAD_CELLS or best >= len(changed(seen, tops(board))):
+            return ()
+        return tuple(scored[best][:NEAREST])
 
     # --------------------------------------------------------- a person's word
     def confirm(self, choice: str) -> list[Event]:
         """Pick one candidate of a pending ``needs_confirmation`` (its exact text)."""
         pending = self._pending
+        if isinstance(pending, _Misread):
+            if " ".join(choice.split()) not in pending.candidates:
+                raise ValueError(f"{choice!r} is not one of the candidates: {', '.join(pending.candidates) or 'none'}")
+            return self.correct(choice)
         if not isinstance(pending, _Choice):
             raise ValueError("there is nothing to confirm: no needs_confirmation is pending")
         key = " ".join(choice.split())
@@ -260,12 +305,13 @@ class Referee:
             events += self._rejudge(pending)
         return events
 
-    def _corrections(self, moves_uhp: str) -> tuple[Move, ...]:
-        """The legal moves named by ``moves_uhp``, with any forced pass between them."""
+    def _corrections(self, moves_uhp: str, board: Board | None = None) -> tuple[Move, ...]:
+        """The legal moves named by ``moves_uhp`` from ``board`` (default: the recorded position),
+        with any forced pass between them."""
         texts = [text.strip() for text in moves_uhp.split(";") if text.strip()]
         if not texts:
             raise ValueError("no move given: write a MoveString such as 'wA1 -bQ'")
-        board = self.board.copy()
+        board = (board or self.board).copy()
         moves: list[Move] = []
         for index, text in enumerate(texts):
             if moves and board.legal_moves == [PASS] and text.lower() != "pass":
@@ -292,6 +338,28 @@ class Referee:
         # the person vouches for the view: what still differs is misread
         self._accepted = labels(moved(misread.scene, misread.transform))
         return []
+
+    def replace_last(self, moves_uhp: str) -> list[Event]:
+        """A person says the last recorded move was really ``moves_uhp`` (one MoveString, or
+        several separated by ``;``): it is taken back and those are recorded instead, marked
+        correction, at its time. The next steady view is judged against the new position."""
+        if self.record.declared is not None:
+            raise ValueError("the game was declared over: undo the result before replacing a move")
+        if not self.record.moves:
+            raise ValueError("there is no recorded move to replace")
+        before = self.board.copy()
+        undone = [before.pop()]
+        while undone[0].is_pass and before.move_stack:
+            undone.insert(0, before.pop())
+        moves = self._corrections(moves_uhp, before)
+        timestamp = self.record.moves[-len(undone)].timestamp
+        for _ in undone:
+            self._pop()
+        self._pending, self._accepted, self._judged = None, None, None
+        self._resolve_attempt("corrected", "arbiter")
+        events: list[Event] = [UndoEvent(self._time, tuple(self._uhps(undone)), len(self.record.moves))]
+        return events + self._play(moves, timestamp if isinstance(timestamp, (int, float)) else self._time,
+                                   mark=Mark.CORRECTION)
 
     def undo(self) -> list[Event]:
         """Take back the last recorded move (with a forced pass before it), or a declared result."""
@@ -322,6 +390,52 @@ class Referee:
         return self._declare(Outcome(Termination.AGREEMENT, None))
 
     # ----------------------------------------------------------------- state
+    def stacks(self) -> dict[Hex, tuple[Piece, ...]]:
+        """Every stack of the recorded position (game coordinates), bottom first."""
+        return {cell: tuple(stack) for cell, stack in sorted(self.board.stacks().items())}
+
+    def hands(self) -> dict[Colour, tuple[Piece, ...]]:
+        """The pieces each player has still to place, in numbering order."""
+        return {colour: tuple(self.board.hand(colour)) for colour in Colour}
+
+    def entries(self) -> list[Entry]:
+        """The move list: moves (with thinking times and clocks) and illegal attempts, in order."""
+        return entries(self.record, self.board)
+
+    def clock_state(self, now: float) -> ClockState:
+        """Both clocks at game-clock time ``now`` under the record's ``TimeControl`` tag."""
+        return clock_state(self.record, now, self.record.time_control)
+
+    def surrounded_queens(self) -> tuple[Hex, ...]:
+        """Cells of the Queens surrounded on all six sides (the end of the game)."""
+        return tuple(self.board.cell_of(queen) for colour in Colour
+                     for queen in Piece.of_kind(colour, Bug.QUEEN) if self.board.surrounded(colour))
+
+    def table_position(self) -> TablePosition:
+        """The last steady view as a position to start a game from, with its questions."""
+        if self._view is None:
+            raise ValueError("the camera has not shown a steady view of the table yet")
+        return table_position(self._view, self.record.game_type, self.config.min_confidence)
+
+    def pending(self) -> Pending | None:
+        """What the referee waits for, and the ways out of it."""
+        pending = self._pending
+        if pending is None:
+            return None
+        if isinstance(pending, _Restore):
+            return Pending("restore", "The recorded moves were taken back.", "Put the board back to the "
+                           "position shown.", undone=tuple(self._uhps(list(pending.undone))))
+        if isinstance(pending, _Illegal):
+            return Pending("illegal", pending.event.message, "Take the move back, or the arbiter lets it stand "
+                           "(override).", pending.event)
+        if isinstance(pending, _Choice):
+            return Pending("needs_confirmation", pending.event.reason, "Pick the move that was played.",
+                           pending.event, tuple(pending.options))
+        seen = moved(pending.scene, pending.transform)
+        ways = ("restore", "confirm", "start_from_table") if pending.candidates else ("restore", "start_from_table")
+        return Pending("check", f"Check the board: {pending.event.message}.", CHECK_WHAT_TO_DO, pending.event,
+                       pending.candidates, reading(self.board, seen), differences(self.board, seen), ways)
+
     def snapshot(self) -> dict[str, Any]:
         """Everything the page shows, as JSON-able data (cells in game coordinates)."""
         board = self.board

@@ -37,3 +37,15 @@ def test_replay_positions_carry_hands_and_the_game_its_tags(client, table, servi
     game = client.get(f"/api/games/{service.game_id}").get_json()
     assert game["positions"][0]["hand"]["w"][0] == "wQ" and len(game["positions"][2]["hand"]["b"]) == 10
     assert game["tags"]["White"] == "Ann" and [e["uhp"] for e in game["entries"]] == ["wS1", "bG1 -wS1"]
+
+
+def test_results_in_words_and_the_last_move_of_each_replay_position(controller, table, service):
+    table.play("wS1", "bG1 -wS1")
+    controller.post_json("/api/game/resign", {"colour": "b"})
+    game = controller.get(f"/api/games/{service.game_id}").get_json()
+    assert game["result_text"] == "White wins (resignation)"
+    assert game["positions"][0]["last_cells"] is None and game["positions"][2]["last_cells"] == {
+        "origin": None, "dest": [-1, 0]}
+    listed = controller.get("/api/games").get_json()["games"][0]
+    assert listed["result_text"] == "White wins"
+    assert controller.get("/api/state").get_json()["result_text"] == "White wins (resignation)"

@@ -11,8 +11,10 @@ import pytest
 from rules import RuleOptions
 from rules.pgn import parse_pgn
 from rules.pieces import Colour
-from rules.record import IllegalAttempt
+from rules.record import GameRecord, IllegalAttempt
 from rules.referee import RefereeConfig
+from rules.setup import Setup
+from webui import doctor
 from webui.game import GameService
 from webui.hub import Hub
 from webui.store import SCHEMA, DamagedGame, GameStore, damaged_games
@@ -86,18 +88,32 @@ def test_a_bad_time_control_is_refused(controller, service, text):
     assert service.game_id == old
 
 
-def test_a_log_of_an_older_hivecam_opens_with_every_game(tmp_path):
-    path = tmp_path / "games.sqlite3"
-    with sqlite3.connect(path) as db:  # the schema before attempts were kept
+def _older_log(path) -> None:
+    """A log as hivecam wrote it before attempts and set-ups were kept."""
+    with sqlite3.connect(path) as db:
         db.executescript(SCHEMA)
         db.execute("INSERT INTO games (created, game_type, options, tags, result, moves) VALUES "
                    "(1.0, 'Base', '{}', '{\"White\": \"Ann\"}', 'InProgress', 2)")
         db.executemany("INSERT INTO moves VALUES (1, ?, ?, ?, NULL, '')", [(1, "wS1", "2.5"), (2, "bG1 -wS1", "4.0")])
     db.close()
+
+
+def test_doctor_reads_an_older_log_without_changing_it(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    _older_log(path)
+    assert [(f.level, f.what) for f in doctor.check_log(path)] == [("ok", "game log")]
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 0
+    db.close()
+
+
+def test_a_log_of_an_older_hivecam_opens_with_every_game(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    _older_log(path)
     store = GameStore(path)
     stored = store.load(1)
     assert [m.uhp for m in stored.record.moves] == ["wS1", "bG1 -wS1"] and stored.record.attempts == []
-    assert store._db.execute("PRAGMA user_version").fetchone()[0] >= 1
+    assert store._db.execute("PRAGMA user_version").fetchone()[0] == 2
     stored.record.add_attempt(IllegalAttempt(2, "wQ bG1-", Colour.WHITE, "Rule", "A message.", 5.0))
     store.save(1, stored.record, {}, [])
     store.close()
@@ -115,3 +131,16 @@ def test_a_damaged_attempt_row_marks_the_game_damaged_not_lost(tmp_path):
         store.load(game)
     assert any("never recorded" in problem for problem in damaged_games(store._db))
     store.close()
+
+
+def test_a_game_from_a_set_up_position_is_logged_and_read_back(tmp_path):
+    setup = Setup.parse("b 0,0:wQ 1,0:bQ -1,0:wS1 2,0:bS1")
+    store = GameStore(tmp_path / "games.sqlite3")
+    record = GameRecord("Base", setup=setup, White="Ann")
+    game = store.create(record)
+    record.append("bG1 bS1-", timestamp=3.0)
+    store.save(game, record, {}, [])
+    store.close()
+    loaded = GameStore(tmp_path / "games.sqlite3").load(game).record
+    assert loaded.setup == setup and [m.uhp for m in loaded.moves] == ["bG1 bS1-"]
+    assert loaded.first_to_move is Colour.BLACK
