@@ -102,7 +102,7 @@ const CONTROL = (() => {
   function update(state) {
     const pending = state.pending;
     $("btn-override").disabled = !(pending && pending.kind === "illegal");
-    const entries = RECORD.entries(state).filter(e => e.kind === "move");
+    const entries = state.entries.filter(e => e.kind === "move");
     const last = entries[entries.length - 1];
     $("replace-current").textContent = last ? `(${last.ply}. ${last.uhp})` : "(none yet)";
   }

@@ -28,7 +28,7 @@
     if (p && p.kind === "restore") return {
       cls: "warn", title: "Move taken back", text: `${p.undone.join(", ")} ${p.undone.length === 1 ? "was" : "were"} taken out of the record.`,
       todo: `What to do: ${todo(p, "put the pieces back as the board below shows; the game goes on from there")}.` };
-    if (RECORD.isOver(s.state)) return { cls: "over", title: RECORD.result(s.state), text: s.reason ? `(${s.reason})` : "",
+    if (RECORD.isOver(s.state)) return { cls: "over", title: s.result_text,
       todo: "To play again: Control, New game." };
     if (flash && flash.until > Date.now()) return flash;
     if (s.queen_due) return { cls: "queen", title: `${WHO[s.turn]} must place the Queen this turn`,
@@ -139,7 +139,7 @@
     CLOCKS.show($("clocks"), s.clocks);
     HIVE.handList($("hand-w"), s.hand.w);
     HIVE.handList($("hand-b"), s.hand.b);
-    RECORD.list($("moves"), RECORD.entries(s));
+    RECORD.list($("moves"), s.entries);
     RECORD.reveal($("moves"), null);
     $("game-string").value = s.game_string;
     $("game-string-note").textContent = s.game_string_note || "";

@@ -1,10 +1,9 @@
-// The game record in words: times, results, and the move list with the illegal attempts.
+// The game record in words: times, and the move list with the illegal attempts.
 // Shared by the live page and the replay.
 "use strict";
 
 const RECORD = (() => {
   const WHO = { w: "White", b: "Black", arbiter: "the arbiter" };
-  const RESULTS = { WhiteWins: "White wins", BlackWins: "Black wins", Draw: "Draw", InProgress: "In progress", NotStarted: "Not started" };
 
   // Seconds as M:SS, or H:MM:SS from an hour on; "" when unknown.
   function time(seconds) {
@@ -15,17 +14,6 @@ const RECORD = (() => {
   }
 
   function isOver(state) { return ["WhiteWins", "BlackWins", "Draw"].includes(state); }
-
-  function result(state, reason) {
-    const words = RESULTS[state] || state || "";
-    return reason ? `${words} (${reason})` : words;
-  }
-
-  // The entries of a game (moves and illegal attempts in order); older data has only moves.
-  function entries(data) {
-    if (Array.isArray(data.entries)) return data.entries;
-    return (data.moves || []).map(m => ({ kind: "move", ply: m.ply, colour: m.colour || (m.ply % 2 ? "w" : "b"), uhp: m.uhp, mark: m.mark }));
-  }
 
   function resolution(e) {
     const who = WHO[e.by] || "";
@@ -104,5 +92,5 @@ const RECORD = (() => {
     }
   }
 
-  return { time, isOver, result, entries, attempt, list, mark, reveal, WHO };
+  return { time, isOver, attempt, list, mark, reveal, WHO };
 })();
