@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from flask import Blueprint, Response, jsonify
@@ -13,7 +14,7 @@ from rules.referee.events import Event
 from webui.context import services
 from webui.game import colour_of
 from webui.guard import controller
-from webui.validate import ApiError, bool_field, json_body, optional_int, text_field
+from webui.validate import ApiError, bool_field, cells_field, json_body, optional_int, text_field
 
 blueprint = Blueprint("control_api", __name__)
 MAX_MOVES_TEXT = 120  # a few MoveStrings, "; "-separated
@@ -23,16 +24,47 @@ MAX_MOVES_TEXT = 120  # a few MoveStrings, "; "-separated
 @controller
 def new_game() -> Response:
     """A new game; the current one stays in the log as it is."""
+    game = _new_game_form(json_body())
+    return jsonify(state=services().service.new_game(*game.arguments, **game.tags))
+
+
+@blueprint.post("/api/game/start-from-table")
+@controller
+def start_from_table() -> Response:
+    """A new game from the position on the table (``GET /api/table-position``), with the answers
+    to its questions: ``to_move``, ``numbers`` ({"q,r": "wA2"}), ``under`` ({"q,r": ["wQ"]})."""
     body = json_body()
+    service = services().service
+    game = _new_game_form(body, str(service.referee.record.game_type))
     try:
-        game_type = str(GameType.parse(text_field(body, "game_type", default="Base+MLP", max_length=12)))
+        to_move = colour_of(text_field(body, "to_move", required=True, max_length=5))
+    except ValueError as exc:
+        raise ApiError(400, str(exc)) from None
+    numbers, under = cells_field(body, "numbers", str), cells_field(body, "under", list)
+    try:
+        state = service.start_from_table(lambda position: position.answered(to_move, numbers, under),
+                                         *game.arguments, **game.tags)
+    except ValueError as exc:  # no steady view yet, or answers that make no position
+        raise ApiError(409, str(exc)) from None
+    return jsonify(state=state)
+
+
+@dataclass(frozen=True)
+class _NewGame:
+    """The new-game form: ``arguments`` of ``GameService.new_game``, and the record's ``tags``."""
+
+    arguments: tuple[str, RuleOptions, str, str, int | None]
+    tags: dict[str, str]
+
+
+def _new_game_form(body: dict[str, Any], game_type: str = "Base+MLP") -> _NewGame:
+    try:
+        kind = str(GameType.parse(text_field(body, "game_type", default=game_type, max_length=12)))
     except ValueError as exc:
         raise ApiError(400, str(exc)) from None
     options = RuleOptions(bool_field(body, "queen_may_open"), bool_field(body, "repetition_draw"))
-    state = services().service.new_game(game_type, options, text_field(body, "white", max_length=60),
-                                        text_field(body, "black", max_length=60),
-                                        optional_int(body, "illegal_move_limit", 1, 99), **_game_tags(body))
-    return jsonify(state=state)
+    return _NewGame((kind, options, text_field(body, "white", max_length=60), text_field(body, "black", max_length=60),
+                     optional_int(body, "illegal_move_limit", 1, 99)), _game_tags(body))
 
 
 def _game_tags(body: dict[str, Any]) -> dict[str, str]:
@@ -61,6 +93,14 @@ def add_missed() -> Response:
     """Record moves the camera missed, played since the last recorded position (``move``)."""
     moves = _moves_field("move")
     return _act(lambda ref: ref.correct(moves))
+
+
+@blueprint.post("/api/game/replace-last")
+@controller
+def replace_last() -> Response:
+    """The last recorded move was really ``move`` (one MoveString, or several ``"; "``-separated)."""
+    moves = _moves_field("move")
+    return _act(lambda ref: ref.replace_last(moves))
 
 
 @blueprint.post("/api/game/override")

@@ -20,6 +20,8 @@ from rules.pieces import Colour
 from rules.record import GameRecord
 from rules.referee import Referee, RefereeConfig
 from rules.referee.events import Event
+from rules.referee.table import TablePosition
+from rules.setup import Setup
 from webui import pagedata
 from webui.hub import Hub
 from webui.store import GameStore
@@ -54,10 +56,9 @@ class GameService:
 
     # ----------------------------------------------------------------- games
     def _start(self, record: GameRecord) -> None:
-        self.referee = Referee(record.game_type, record.options, self.config)
-        for name, value in record.tags.items():
-            self.referee.record.set_tag(name, value)
-        self.referee.record.set_tag("Site", record.tags.get("Site") or self.site)
+        """Referee ``record`` (empty, or a set-up position) as a new game of the log; its clock starts now."""
+        record.set_tag("Site", record.tags.get("Site") or self.site)
+        self.referee = Referee.resume(record, self.config)
         self.game_id = self.store.create(self.referee.record, self.config.illegal_move_limit)
         self._set_clock(0.0)
         log.info("game %d: new %s game, %s", self.game_id, record.game_type, _players(self.referee.record))
@@ -76,15 +77,30 @@ class GameService:
         self._clock_zero = time.monotonic() - seconds
 
     def new_game(self, game_type: str, options: RuleOptions, white: str = "", black: str = "",
-                 illegal_move_limit: int | None = None, **tags: str) -> dict[str, Any]:
-        """Start a new game (the current one stays in the log as it is); ``tags`` such as
-        ``Event`` and ``Round`` go into its record."""
-        record = new_record(game_type, options, white, black, **tags)
+                 illegal_move_limit: int | None = None, setup: Setup | None = None, **tags: str) -> dict[str, Any]:
+        """Start a new game (the current one stays in the log as it is), from ``setup`` if given;
+        ``tags`` such as ``Event`` and ``Round`` go into its record."""
+        record = new_record(game_type, options, white, black, setup, **tags)
         with self._lock:
             self.config = replace(self.config, illegal_move_limit=illegal_move_limit)
             self._start(record)
             self._publish([{"kind": "new_game", "time": 0.0, "game_id": self.game_id}], time.time())
             return self.snapshot()
+
+    def table_position(self) -> TablePosition:
+        """The position on the table in the camera's last steady view, with its questions;
+        ``ValueError`` before the camera has shown one."""
+        with self._lock:
+            return self.referee.table_position()
+
+    def start_from_table(self, answer: Callable[[TablePosition], Setup], game_type: str, options: RuleOptions,
+                         white: str = "", black: str = "", illegal_move_limit: int | None = None,
+                         **tags: str) -> dict[str, Any]:
+        """A new game from the position on the table, as ``answer`` (the person's answers to its
+        questions) makes it a set-up; ``ValueError`` when there is none or the answers do not fit."""
+        with self._lock:
+            setup = answer(self.referee.table_position())
+            return self.new_game(game_type, options, white, black, illegal_move_limit, setup, **tags)
 
     def clock(self) -> float:
         """Seconds of play watched in the current game (observation timestamps, move times);
@@ -154,9 +170,10 @@ class GameService:
             return self.store.load(game_id).record
 
 
-def new_record(game_type: str, options: RuleOptions, white: str = "", black: str = "", **tags: str) -> GameRecord:
-    """An empty game record, its date and start time now (local time)."""
-    record = GameRecord(GameType.parse(game_type), options, White=white, Black=black, **tags)
+def new_record(game_type: str, options: RuleOptions, white: str = "", black: str = "", setup: Setup | None = None,
+               **tags: str) -> GameRecord:
+    """A game record with no moves yet (from ``setup`` if given), its date and start time now (local time)."""
+    record = GameRecord(GameType.parse(game_type), options, setup, White=white, Black=black, **tags)
     record.set_start(datetime.now())
     return record
 

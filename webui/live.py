@@ -158,11 +158,6 @@ class LiveLoop:
             log.debug("the traceback", exc_info=error)
             self.service.set_camera("error", message)
 
-    def latest_observation(self) -> Observation | None:
-        """What the newest processed frame showed (camera coordinates), if any."""
-        shown = self._shown
-        return None if shown is None else shown[2]
-
     def latest_frame(self) -> np.ndarray | None:
         """The newest frame the camera delivered (unprocessed), if any."""
         latest = self._latest

@@ -7,14 +7,16 @@ Colours are ``"w"``/``"b"``, cells ``{q, r}`` in game coordinates, times seconds
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from rules.board import Board
-from rules.clock import clock_state, move_seconds, thinking_times, times_left
+from rules.clock import ClockState, clock_state, move_seconds
 from rules.hexgrid import Hex
 from rules.pieces import Bug, Colour, Piece
 from rules.record import GameRecord, IllegalAttempt
-from rules.referee import Referee
+from rules.referee import IllegalEvent, Referee
+from rules.referee.table import TablePosition
+from rules.referee.view import Entry, MoveEntry, Pending, SeenStack, entries
 
 Json = dict[str, Any]
 STATE_WORDS = {"NotStarted": "not started", "InProgress": "in progress", "Draw": "draw",
@@ -34,132 +36,147 @@ def last_cells(board: Board) -> Json | None:
     return None if last is None else {"origin": last.origin, "dest": last.dest}
 
 
-def stacks(board_stacks: dict[Hex, list[Piece]]) -> list[Json]:
+def cell(at: Hex) -> Json:
+    return {"q": at[0], "r": at[1]}
+
+
+def stacks(by_cell: Mapping[Hex, Sequence[Piece]]) -> list[Json]:
     """Stacks by cell, pieces bottom first."""
-    return [{"q": q, "r": r, "pieces": [p.name for p in stack]} for (q, r), stack in sorted(board_stacks.items())]
+    return [{**cell(at), "pieces": [p.name for p in stack]} for at, stack in sorted(by_cell.items())]
 
 
-def hands(board: Board) -> Json:
+def hands(by_colour: Mapping[Colour, Sequence[Piece]]) -> Json:
     """The pieces each colour has still to place."""
-    return {c.value: [p.name for p in board.hand(c)] for c in Colour}
+    return {colour.value: [p.name for p in pieces] for colour, pieces in by_colour.items()}
 
 
 def surrounded(board: Board) -> list[Json]:
     """The cells of the Queens surrounded on ``board`` (the end of the game)."""
-    cells = []
-    for colour in Colour:
-        queen = board.position_of(Piece.get(colour, Bug.QUEEN))
-        if queen is not None and board.surrounded(colour):
-            cells.append({"q": queen[0], "r": queen[1]})
-    return cells
+    return [cell(board.cell_of(Piece.get(colour, Bug.QUEEN))) for colour in Colour if board.surrounded(colour)]
 
 
 def position(board: Board) -> Json:
-    """One position: stacks, hands, whose turn, and its GameString."""
+    """One position: stacks, hands, whose turn, its last move, and its GameString."""
     return {"game_string": board.game_string(), "turn": board.turn.value, "turn_number": board.turn_number,
-            "state": board.state.value, "stacks": stacks(board.stacks()), "hand": hands(board),
-            "surrounded": surrounded(board), "last_cells": last_cells(board)}
+            "state": board.state.value, "stacks": stacks(board.stacks()),
+            "hand": hands({c: board.hand(c) for c in Colour}), "surrounded": surrounded(board),
+            "last_cells": last_cells(board)}
 
 
 def players(record: GameRecord) -> Json:
     return {"w": record.tags.get("White", ""), "b": record.tags.get("Black", "")}
 
 
-def moves(record: GameRecord) -> list[Json]:
-    """The recorded moves: ``turn`` counts each player's moves (ply 3 is White's turn 2),
-    ``emt`` is the thinking time, ``clk`` the mover's time left after it (with a time control)."""
-    control = record.time_control
-    left: list[float | None] = list(times_left(record, control)) if control else [None] * len(record.moves)
-    colour = record.first_to_move
-    found = []
-    for ply, (entry, emt, clk) in enumerate(zip(record.moves, thinking_times(record), left), start=1):
-        found.append({"kind": "move", "ply": ply, "turn": (ply + 1) // 2, "colour": colour.value, "uhp": entry.uhp,
-                      "time": entry.timestamp, "emt": emt, "clk": clk, "mark": entry.mark.value if entry.mark else None,
-                      "comment": entry.comment})
-        colour = colour.opponent
-    return found
+def entry(listed: Entry, record: GameRecord) -> Json:
+    """A line of the move list: a move (``time`` is its game-clock time, ``emt`` the thinking
+    time, ``clk`` the time left after it) or an illegal attempt and how it ended."""
+    if isinstance(listed, MoveEntry):
+        return {"kind": "move", "ply": listed.ply, "turn": listed.turn, "colour": listed.colour.value,
+                "uhp": listed.uhp, "time": record.moves[listed.ply - 1].timestamp, "emt": listed.emt,
+                "clk": listed.clk, "mark": listed.mark.value if listed.mark else None, "comment": listed.comment}
+    return attempt(listed)
 
 
 def attempt(tried: IllegalAttempt) -> Json:
-    """An illegal attempt kept in the record, and how it ended."""
     return {"kind": "illegal", "after_ply": tried.ply, "colour": tried.colour.value, "uhp": tried.uhp,
             "rule": tried.rule, "message": tried.message, "time": tried.timestamp, "resolution": tried.resolution,
             "by": tried.by}
 
 
-def entries(record: GameRecord, recorded: list[Json]) -> list[Json]:
-    """The move list in order: the ``recorded`` moves with each illegal attempt after the move it followed."""
-    found = [attempt(a) for a in record.attempts if a.ply == 0]
-    for ply, entry in enumerate(recorded, start=1):
-        found.append(entry)
-        found += [attempt(a) for a in record.attempts if a.ply == ply]
-    return found
-
-
-def clocks(record: GameRecord, now: float) -> Json:
-    """Both clocks at game-clock time ``now`` (seconds; the page counts the running one on)."""
+def clocks(state: ClockState, record: GameRecord) -> Json:
+    """Both clocks (seconds; the page counts the running one on)."""
     control = record.time_control
-    state = clock_state(record, now, control)
     sides: Json = {c.value: {"used": state.used[c], "left": state.left[c] if state.left else None} for c in Colour}
     return {**sides, "running": state.running.value if state.running else None,
-            "flagged": state.flagged.value if state.flagged else None,
-            "control": str(control) if control else None}
+            "flagged": state.flagged.value if state.flagged else None, "control": str(control) if control else None}
 
 
-def game(game_id: int, record: GameRecord) -> Json:
-    """A logged game for the replay: every move and every position from the empty board."""
-    recorded = moves(record)
-    times = move_seconds(record)
-    outcome = record.outcome
-    return {"id": game_id, "game_type": str(record.game_type), "result": record.result.value,
-            "result_text": result_words(record.result.value, outcome.termination.value if outcome else None),
-            "players": players(record), "tags": dict(record.tags),
-            "game_string": record.to_game_string(), "game_string_note": record.game_string_note(),
-            "moves": recorded, "entries": entries(record, recorded), "clocks": clocks(record, times[-1] if times else 0.0),
-            "setup": setup(record),
-            "positions": [position(board) for board in record.boards()]}
+def seen(stack: SeenStack | None) -> list[Json]:
+    """What the camera reads at a cell: its top piece (the name when the game tells which)."""
+    if stack is None:
+        return []
+    top = stack.top
+    return [{"colour": top.colour.value, "creature": top.creature.value, "name": top.name,
+             "height": stack.height, "sure": stack.sure}]
+
+
+def pending(waiting: Pending | None) -> Json | None:
+    """What the referee waits for, what to do, and (checking the board) the camera's reading,
+    the cells where it differs from the game, and the ways out; the event's details with it."""
+    if waiting is None:
+        return None
+    details = waiting.event.to_dict() if waiting.event is not None else {}
+    return {**details, "kind": waiting.kind, "message": waiting.message, "what_to_do": waiting.what_to_do,
+            "candidates": list(waiting.candidates), "ways_out": list(waiting.ways_out), "undone": list(waiting.undone),
+            "reading": [{**cell(s.cell), "pieces": seen(s)} for s in waiting.reading],
+            "differences": [{**cell(d.cell), "expected": [p.name for p in d.expected], "seen": seen(d.seen)}
+                            for d in waiting.differences]}
+
+
+def table_position(found: TablePosition) -> Json:
+    """The position the camera sees (pieces numbered in reading order) and the questions a
+    person must answer before a game starts from it."""
+    return {"game_type": str(found.game_type), "stacks": stacks(found.stacks),
+            "heights": [{**cell(at), "height": height} for at, height in sorted(found.heights.items())],
+            "questions": [{"kind": q.kind, "text": q.text, "cells": [cell(at) for at in q.cells],
+                           "choices": list(q.choices), "default": q.default} for q in found.questions]}
 
 
 def setup(record: GameRecord) -> Json | None:
     """The position a game was picked up from (None: from the empty board)."""
     found = record.setup
     return None if found is None else {"to_move": found.to_move.value, "position": str(found),
-                                       "stacks": stacks({cell: list(stack) for cell, stack in found.stacks.items()})}
+                                       "stacks": stacks(found.stacks)}
+
+
+def _common(record: GameRecord, listed: list[Entry], state: ClockState) -> Json:
+    """What the live state and a logged game both show of a record."""
+    outcome = record.outcome
+    lines = [entry(e, record) for e in listed]
+    return {"game_type": str(record.game_type), "players": players(record), "tags": dict(record.tags),
+            "result_text": result_words(record.result.value, outcome.termination.value if outcome else None),
+            "entries": lines, "moves": [line for line in lines if line["kind"] == "move"],
+            "clocks": clocks(state, record), "setup": setup(record),
+            "game_string": record.to_game_string(), "game_string_note": record.game_string_note()}
+
+
+def game(game_id: int, record: GameRecord) -> Json:
+    """A logged game for the replay: every line of its move list and every position."""
+    times = move_seconds(record)
+    final = clock_state(record, times[-1] if times else 0.0, record.time_control)
+    return {"id": game_id, "result": record.result.value, **_common(record, entries(record, record.board()), final),
+            "positions": [position(board) for board in record.boards()]}
 
 
 def live_state(referee: Referee, game_id: int, camera: Json, now: float) -> Json:
     """The current game as the live page shows it, at game-clock time ``now``."""
     board, record = referee.board, referee.record
-    seen = referee.snapshot()  # the referee's pending problem and view: until its typed accessors
-    recorded = moves(record)
+    waiting = referee.pending()
     outcome = record.outcome
     return {
-        "game_id": game_id, "camera": camera, "game_type": str(board.game_type),
+        "game_id": game_id, "camera": camera, **_common(record, referee.entries(), referee.clock_state(now)),
         "state": record.result.value, "reason": outcome.termination.value if outcome else None,
-        "result_text": result_words(record.result.value, outcome.termination.value if outcome else None),
         "turn": board.turn.value, "turn_number": board.turn_number, "ply": board.ply,
-        "players": players(record),
         "options": {"queen_may_open": record.options.queen_may_open,
                     "repetition_draw": record.options.repetition_draw},
         "illegal_move_limit": referee.config.illegal_move_limit,
-        "hand": hands(board), "stacks": stacks(board.stacks()), "surrounded": surrounded(board),
+        "hand": hands(referee.hands()), "stacks": stacks(referee.stacks()),
+        "surrounded": [cell(at) for at in referee.surrounded_queens()],
         "queen_due": board.queen_due() and not record.result.is_over,
-        "view": seen["view"], "pending": seen["pending"], "attempt": _attempt(board, seen["pending"]),
+        "view": referee.view, "pending": pending(waiting), "attempt": _attempt(board, waiting),
         "warnings": {c.value: n for c, n in referee.warnings.items()},
         "warnings_total": sum(referee.warnings.values()),
-        "last_move": recorded[-1]["uhp"] if recorded else None,
-        "last_cells": last_cells(board),
-        "moves": recorded, "entries": entries(record, recorded), "clocks": clocks(record, now), "setup": setup(record),
-        "game_string": record.to_game_string(), "game_string_note": record.game_string_note(),
+        "last_move": record.moves[-1].uhp if record.moves else None, "last_cells": last_cells(board),
     }
 
 
-def _attempt(board: Board, pending: Json | None) -> Json | None:
+def _attempt(board: Board, waiting: Pending | None) -> Json | None:
     """The illegal move on the table, in cells, so the page can draw it over the position."""
-    if not pending or pending.get("kind") != "illegal" or not pending.get("uhp"):
+    event = waiting.event if waiting is not None else None
+    if not isinstance(event, IllegalEvent) or not event.uhp:
         return None
     try:
-        attempted = board.parse_uhp(pending["uhp"])
+        attempted = board.parse_uhp(event.uhp)
     except ValueError:
         return None
     if attempted.piece is None:

@@ -58,6 +58,15 @@ def game_string(game_id: int) -> Response:
     return _download(stored_record(game_id).to_game_string() + "\n", f"hivecam-{game_id}.txt", "text/plain")
 
 
+@blueprint.get("/api/table-position")
+def table_position() -> Response:
+    """The position on the table as the camera sees it, and the questions to start a game from it."""
+    try:
+        return jsonify(pagedata.table_position(services().service.table_position()))
+    except ValueError as exc:
+        raise ApiError(409, str(exc)) from None
+
+
 def stored_record(game_id: int) -> GameRecord:
     """Game ``game_id`` of the log; 404 if there is none, 409 if it is damaged."""
     if not 1 <= game_id <= MAX_GAME_ID:

@@ -207,6 +207,9 @@ def run(args: argparse.Namespace) -> int:
              spec, "https" if args.cert else "http", args.host, port)
 
     def stop(*_: object) -> None:
+        """Tell the open pages that the server (not the camera) is going, then stop serving."""
+        log.info("stopping")
+        service.hub.publish("server", {"status": "stopping", "message": "the hivecam server is stopping"})
         threading.Thread(target=server.shutdown, daemon=True).start()
 
     signal.signal(signal.SIGTERM, stop)

@@ -2,10 +2,11 @@
 
 >>> from rules.referee import Referee, RefereeConfig
 >>> ref = Referee("Base+MLP", config=RefereeConfig(stable_seconds=0.3))
->>> ref.snapshot()["turn"]
-'w'
+>>> ref.board.turn.value, ref.pending()
+('w', None)
 
-Modules: ``referee`` (the ``Referee``: state, a person's decisions, the snapshot),
+Modules: ``referee`` (the ``Referee``: state, a person's decisions, typed accessors), ``view``
+(the typed values the accessors return), ``table`` (the table's position, to start from it),
 ``events`` (what it reports), ``config``, ``stability`` (when a view has settled),
 ``registration`` (camera lattice to game cells), ``scene`` (a view cell by cell),
 ``inference`` (which legal moves explain a view), ``attempts`` (the illegal move someone

@@ -9,7 +9,7 @@ arbiter overrides it or a person corrects the reading; doubt is put to a person.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from ..board import Board
 from ..clock import ClockState, clock_state
@@ -436,42 +436,11 @@ class Referee:
         return Pending("check", f"Check the board: {pending.event.message}.", CHECK_WHAT_TO_DO, pending.event,
                        pending.candidates, reading(self.board, seen), differences(self.board, seen), ways)
 
-    def snapshot(self) -> dict[str, Any]:
-        """Everything the page shows, as JSON-able data (cells in game coordinates)."""
-        board = self.board
-        pending = self._pending
-        moves = []
-        for ply, entry in enumerate(self.record.moves, start=1):
-            moves.append({"ply": ply, "colour": "w" if ply % 2 else "b", "uhp": entry.uhp,
-                          "time": entry.timestamp, "mark": entry.mark.value if entry.mark else None,
-                          "comment": entry.comment})
-        return {
-            "game_type": str(board.game_type),
-            "state": self.record.result.value,
-            "reason": self._ending_reason(),
-            "turn": board.turn.value,
-            "turn_number": board.turn_number,
-            "ply": board.ply,
-            "hand": {c.value: [p.name for p in board.hand(c)] for c in Colour},
-            "queen_due": board.queen_due() and not self._over(),
-            "view": self._steadiness.status,
-            "pending": self._pending_dict(pending),
-            "warnings": {c.value: n for c, n in self.warnings.items()},
-            "last_move": moves[-1]["uhp"] if moves else None,
-            "stacks": [{"q": q, "r": r, "pieces": [p.name for p in stack]}
-                       for (q, r), stack in sorted(board.stacks().items())],
-            "moves": moves,
-            "game_string": self.record.to_game_string(),
-            "game_string_note": self.record.game_string_note(),
-        }
-
-    def _pending_dict(self, pending: _Pending | None) -> dict[str, Any] | None:
-        if pending is None:
-            return None
-        if isinstance(pending, _Restore):
-            return {"kind": "restore", "undone": self._uhps(list(pending.undone)),
-                    "message": "put the board back to the position shown"}
-        return pending.event.to_dict()
+    @property
+    def view(self) -> str | None:
+        """What the camera shows now: ``steady``, ``unstable`` (pieces moving) or ``occluded``
+        (None before the first frame)."""
+        return self._steadiness.status
 
     # --------------------------------------------------------------- helpers
     def _over(self) -> bool:
@@ -529,10 +498,6 @@ class Referee:
     def _game_over(self, outcome: Outcome) -> GameOverEvent:
         winner = outcome.winner.value if outcome.winner else None
         return GameOverEvent(self._time, outcome.state.value, winner, outcome.termination.value)
-
-    def _ending_reason(self) -> str | None:
-        outcome = self.record.outcome
-        return outcome.termination.value if outcome else None
 
     def _describe(self, moves: tuple[Move, ...]) -> str:
         """Candidate text: the MoveStrings of ``moves`` joined by ``"; "``."""

@@ -10,7 +10,8 @@ from webhelpers import PIN, csrf
 from rules.pgn import parse_pgn
 
 CONTROL = ["/api/game/new", "/api/game/confirm", "/api/game/correct", "/api/game/add-missed",
-           "/api/game/override", "/api/game/undo", "/api/game/resign", "/api/game/draw", "/api/pin"]
+           "/api/game/replace-last", "/api/game/start-from-table", "/api/game/override", "/api/game/undo",
+           "/api/game/resign", "/api/game/draw", "/api/pin"]
 
 
 @pytest.mark.parametrize("url", CONTROL)
@@ -221,7 +222,8 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_
                     max_leaves=6)
 FIELDS = st.fixed_dictionaries({}, optional={k: JSON for k in ("move", "colour", "game_type", "white", "pin",
                                                                 "illegal_move_limit", "queen_may_open", "piece",
-                                                                "cell", "position")})
+                                                                "cell", "position", "to_move", "numbers", "under",
+                                                                "time_control", "event", "round")})
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import socket
 import subprocess
 import sys
+import urllib.request
 
 import pytest
-from webhelpers import PIN, ROOT, csrf
+from webhelpers import PIN, ROOT, csrf, start_server
 
 from rules.pgn import parse_pgn
 from webui import serve_command
@@ -108,3 +110,16 @@ def test_first_start_logs_the_pin_and_later_starts_how_to_recover_it(tmp_path):
             assert done.returncode != 0
             outputs.append(done.stderr)
     assert "control PIN" in outputs[0] and "hivecam pin --reset" in outputs[1]
+
+
+def test_pages_are_told_when_the_server_stops(tmp_path):
+    process, base = start_server(tmp_path / "data", "--source", "usb:97")
+    try:
+        with urllib.request.urlopen(base + "/api/events", timeout=20) as stream:
+            assert stream.readline().startswith(b"event: state")
+            process.send_signal(signal.SIGTERM)
+            lines = [stream.readline() for _ in range(40)]
+        assert b"event: server\n" in lines and any(b'"status":"stopping"' in line for line in lines)
+    finally:
+        process.terminate()
+        process.wait(10)
