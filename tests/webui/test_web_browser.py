@@ -2,7 +2,7 @@
 
 One server (and one browser) serves every test of this module, in file order: the first tests
 watch the demo play (its illegal attempt, the clocks), the later ones take control (new game,
-start from the table). Desktop is 1366x850, phone 390x844 (and 360 for the sideways-scroll check).
+start from the table), the last one stops the server. Desktop is 1366x850, phone 390x844 (and 360 for the sideways-scroll check).
 """
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ import os
 import re
 import shutil
 import statistics
+import subprocess
 import urllib.error
 import urllib.request
+from dataclasses import dataclass
 
 import pytest
 from webhelpers import PIN, get_json, start_server
@@ -31,10 +33,16 @@ if not shutil.which(CHROMIUM):
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
 
 
+@dataclass
+class Server:
+    base: str
+    process: subprocess.Popen
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     process, base = start_server(tmp_path_factory.mktemp("serve"), "--source", "demo", "--demo-speed", "3")
-    yield base
+    yield Server(base, process)
     process.terminate()
     process.wait(10)
 
@@ -57,7 +65,7 @@ def open_page(server, browser):
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(60_000)
-        page.goto(server + path)
+        page.goto(server.base + path)
         return page
 
     yield open_
@@ -155,7 +163,7 @@ def test_no_page_scrolls_sideways_on_a_phone(open_page, width):
 
 
 def test_replay_shows_the_game_and_a_missing_game_is_not_found(open_page, server):
-    games = get_json(server + "/api/games")["games"]
+    games = get_json(server.base + "/api/games")["games"]
     page = open_page("/games/%d" % max(games, key=lambda g: g.get("moves", 0))["id"], DESKTOP)
     page.wait_for_selector("#moves li.current")  # the final position, its move marked
     assert not re.search(r"WhiteWins|BlackWins|InProgress", page.inner_text("#summary"))
@@ -167,7 +175,7 @@ def test_replay_shows_the_game_and_a_missing_game_is_not_found(open_page, server
     assert page.locator("#moves li.current").inner_text().startswith("1.")
 
     with pytest.raises(urllib.error.HTTPError) as missing:
-        urllib.request.urlopen(server + "/games/999", timeout=5)
+        urllib.request.urlopen(server.base + "/games/999", timeout=5)
     assert missing.value.code == 404
     page = open_page("/games/999", PHONE)
     assert "There is no game 999" in page.inner_text("main")
@@ -206,3 +214,15 @@ def test_start_from_the_table(open_page, viewport):
     assert clock_seconds(page.locator("#clocks .time").first.inner_text()) > 14 * 60
     pgn = download_pgn(page)
     assert '[SetUp "1"]' in pgn and '[TimeControl "15+10"]' in pgn and '[Event "Club night"]' in pgn
+
+
+def test_a_stopped_server_is_not_blamed_on_the_camera(open_page, server):
+    """Last: it stops the module's server."""
+    page = open_page("/", PHONE)
+    page.wait_for_selector("#camera-status:not([hidden])")
+    server.process.terminate()
+    server.process.wait(10)
+    page.wait_for_selector("#connection:not([hidden])")
+    assert "hivecam server" in page.inner_text("#connection")
+    assert page.get_attribute("#camera-status", "class") == "pill bad"
+    assert page.text_content("#camera-status").startswith("server ")  # not "camera: ..."

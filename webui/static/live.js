@@ -7,7 +7,7 @@
   let state = null;
   let flash = null; // a passing message: {title, text, cls, until}
   let showGame = false; // while checking the board: the game's position alone, to put the pieces back
-  let reachable = true;
+  let server = "ok"; // "stopped" when it said it stops, "unreachable" when the stream broke without a word
   window.hivecamLatencies = [];
 
   function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
@@ -155,12 +155,17 @@
   function pill() {
     const el = $("camera-status");
     const c = state && state.camera;
-    $("connection").hidden = reachable;
-    $("connection").textContent = reachable ? "" : "The hivecam server is unreachable (it stopped, or the network is down); "
-      + "retrying every few seconds. The page shows the game as it was last seen.";
-    if (!reachable) {
+    $("connection").hidden = server === "ok";
+    $("connection").textContent = {
+      ok: "",
+      stopped: "The hivecam server has stopped (shut down or restarting). The page reconnects when it is back; "
+        + "until then it shows the game as it was last seen.",
+      unreachable: "The hivecam server is unreachable (the Pi is off, or the network is down); retrying every few "
+        + "seconds. The page shows the game as it was last seen.",
+    }[server];
+    if (server !== "ok") {
       el.hidden = false;
-      el.textContent = "server unreachable";
+      el.textContent = `server ${server}`;
       el.className = "pill bad";
       return;
     }
@@ -179,7 +184,8 @@
 
   function connect() {
     const source = new EventSource("/api/events");
-    source.onopen = () => { reachable = true; pill(); };
+    source.onopen = () => { server = "ok"; pill(); };
+    source.addEventListener("server", () => { server = "stopped"; pill(); });
     source.addEventListener("state", m => render(JSON.parse(m.data)));
     source.addEventListener("update", m => {
       const d = JSON.parse(m.data);
@@ -189,12 +195,12 @@
     });
     source.addEventListener("camera", m => { if (state) { state.camera = JSON.parse(m.data); statusLine(state); pill(); } });
     source.addEventListener("resync", () => API.get("/api/state").then(render));
-    source.onerror = () => { reachable = false; pill(); };
+    source.onerror = () => { if (server === "ok") server = "unreachable"; pill(); };
   }
 
   function pollCamera() {
     const img = $("camera");
-    if (reachable && !document.hidden && img.closest("details").open) {
+    if (server === "ok" && !document.hidden && img.closest("details").open) {
       const next = new Image();
       next.onload = () => { img.src = next.src; };
       next.src = "/api/camera.jpg?t=" + Date.now();
