@@ -60,7 +60,7 @@
       run: () => { showGame = !showGame; render(state); } });
     if (ways.has("confirm")) actions.push(...(p.candidates || []).map(confirmButton));
     if (ways.has("start_from_table")) actions.push({ label: "Start a new game from the position on the table", run: () => TABLE.open() });
-    return { cls: "warn", title: "Check the board", text: p.message || "", list, actions,
+    return { cls: "warn", title: "Check the board", text: (p.message || "").replace(/^Check the board: /, ""), list, actions,
       todo: `What to do: ${todo(p, "put the pieces back as the game has them, or choose a way out below")}.` };
   }
 
