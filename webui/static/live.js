@@ -45,14 +45,24 @@
     return { label: `It was ${move}`, run: b => CONTROL.act(CONTROL.ROUTES.confirm, { move }, b) };
   }
 
+  // The differences in a few lines: pieces only on the table, pieces only in the game, and cells
+  // where the two disagree.
+  function differences(diffs) {
+    const top = pieces => HIVE.pieceName(pieces[pieces.length - 1]);
+    const extra = diffs.filter(d => !d.expected.length && d.seen.length).map(d => top(d.seen));
+    const gone = diffs.filter(d => d.expected.length && !d.seen.length).map(d => top(d.expected));
+    const lines = [];
+    if (extra.length) lines.push(`On the table, not in the game: ${extra.join(", ")}.`);
+    if (gone.length) lines.push(`In the game, not seen on the table: ${gone.join(", ")}.`);
+    for (const d of diffs.filter(d => d.expected.length && d.seen.length)) {
+      lines.push(`The game has ${top(d.expected)} where the camera sees ${top(d.seen)}.`);
+    }
+    return lines;
+  }
+
   // "Check the board": what the camera sees against what the game says, and the ways out.
   function checkBanner(p) {
-    const diffs = p.differences || [];
-    const words = pieces => (pieces || []).map(HIVE.pieceName).join(" under ") || "nothing";
-    const list = diffs.map(d => {
-      const expected = (d.expected || []).slice().reverse(), seen = (d.seen || []).slice().reverse();
-      return `The game has ${words(expected)} here; the camera sees ${words(seen)}.`;
-    });
+    const list = differences(p.differences || []);
     const ways = new Set(p.ways_out || ["restore", "start_from_table"]);
     const actions = [];
     if (ways.has("restore")) actions.push({
