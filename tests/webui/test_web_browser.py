@@ -195,7 +195,7 @@ def test_start_from_the_table(open_page, viewport):
         assert "What to do:" in banner.inner_text()
         assert page.locator("#board .seen").count() >= 1  # the camera's reading over the (empty) game
         assert_no_sideways_scroll(page, "the live page checking the board")
-        page.click("#banner-actions button:has-text('Start a new game from the position on the table')")
+        page.click("#banner-actions button:has-text('Start from the table')")
     else:
         page.click("#new-game .open-from-table")
     page.wait_for_selector("#ft-board .piece")  # the camera's reading

@@ -172,23 +172,27 @@ const HIVE = (() => {
     });
   }
 
-  // What the camera sees on a cell where it differs from the game: dashed blue, labelled.
+  // What the camera sees on a cell where it differs from the game: the piece drawn with a
+  // dashed blue outline (smaller when the game has a piece there), or "empty?" where it sees none.
   function drawSeen(svg, s, cells) {
     const [q, r] = cellOf(s);
     const [x, y] = centre(q, r);
     const pieces = s.pieces || [];
-    const g = el("g", { class: "seen", "data-cell": key(q, r) }, svg);
-    el("title", {}, g).textContent = pieces.length ? "the camera sees " + pieces.slice().reverse().map(describe).join(", on ")
-      : "the camera sees nothing here";
     const onTile = cells.has(key(q, r));
-    el("polygon", { points: corners(x, y, onTile ? SIZE * 0.78 : SIZE - 1.5), class: "tile" }, g);
-    if (pieces.length) {
-      const last = pieces[pieces.length - 1], top = pieceInfo(last);
-      const height = Math.max(pieces.length, Number(last.height) || 1); // the camera sees the top, and guesses the height
-      text(g, x, y + 5, "letter", top.bug + top.number + (height > 1 ? "+" + (height - 1) : ""));
-    } else {
-      text(g, x, y + 4, "tag", "empty?");
+    if (!pieces.length) {
+      const g = el("g", { class: "seen", "data-cell": key(q, r) }, svg);
+      el("title", {}, g).textContent = "the camera sees nothing here";
+      text(g, x, y + SIZE * 0.75, "tag", "empty?");
+      return;
     }
+    const last = pieces[pieces.length - 1], top = pieceInfo(last);
+    const height = Math.max(pieces.length, Number(last.height) || 1); // the camera sees the top, and guesses the height
+    const g = el("g", { class: "seen " + (top.colour === "w" ? "white" : "black"), "data-cell": key(q, r) }, svg);
+    el("title", {}, g).textContent = "the camera sees " + describe(last) + (height > 1 ? ` on ${height - 1} more` : "");
+    const size = onTile ? SIZE * 0.72 : SIZE - 1.5;
+    el("polygon", { points: corners(x, y, size), class: "tile" }, g);
+    el("circle", { cx: x, cy: y, r: size * 0.56, fill: top.ink }, g);
+    text(g, x, y + 5, "letter", top.bug + top.number + (height > 1 ? "+" + (height - 1) : ""));
   }
 
   // The illegal move on the table: its piece drawn dashed in red where it was put.

@@ -10,8 +10,6 @@
   let server = "ok"; // "stopped" when it said it stops, "unreachable" when the stream broke without a word
   window.hivecamLatencies = [];
 
-  function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
-
   // What the banner says now, with what to do and the ways out as buttons; null for none.
   function banner(s) {
     const p = s.pending;
@@ -23,8 +21,8 @@
     if (p && p.kind === "needs_confirmation") return {
       cls: "confirm", title: "Which move was played?", text: `${p.reason}.`,
       todo: `What to do: ${todo(p, "tap the move that was made (needs the control PIN), or put the board back as it was")}.`,
-      actions: p.candidates.map(c => confirmButton(c)) };
-    if (p && (p.kind === "check" || p.kind === "misread")) return checkBanner(p);
+      actions: p.candidates.map(confirmButton) };
+    if (p && p.kind === "check") return checkBanner(p);
     if (p && p.kind === "restore") return {
       cls: "warn", title: "Move taken back", text: `${p.undone.join(", ")} ${p.undone.length === 1 ? "was" : "were"} taken out of the record.`,
       todo: `What to do: ${todo(p, "put the pieces back as the board below shows; the game goes on from there")}.` };
@@ -62,14 +60,14 @@
 
   // "Check the board": what the camera sees against what the game says, and the ways out.
   function checkBanner(p) {
-    const list = differences(p.differences || []);
-    const ways = new Set(p.ways_out || ["restore", "start_from_table"]);
+    const list = differences(p.differences);
+    const ways = new Set(p.ways_out);
     const actions = [];
     if (ways.has("restore")) actions.push({
-      label: showGame ? "Show what the camera sees" : "Put the pieces back: show the game's position",
+      label: showGame ? "Show what the camera sees" : "Show the game's position",
       run: () => { showGame = !showGame; render(state); } });
-    if (ways.has("confirm")) actions.push(...(p.candidates || []).map(confirmButton));
-    if (ways.has("start_from_table")) actions.push({ label: "Start a new game from the position on the table", run: () => TABLE.open() });
+    if (ways.has("confirm")) actions.push(...p.candidates.map(confirmButton));
+    if (ways.has("start_from_table")) actions.push({ label: "Start from the table", run: () => TABLE.open() });
     return { cls: "warn", title: "Check the board", text: (p.message || "").replace(/^Check the board: /, ""), list, actions,
       todo: `What to do: ${todo(p, "put the pieces back as the game has them, or choose a way out below")}.` };
   }
@@ -106,28 +104,25 @@
 
   function drawBoard(s) {
     const p = s.pending || {};
-    const checking = p.kind === "check" || p.kind === "misread";
-    const diffs = checking ? (p.differences || []) : [];
-    const seen = checking && !showGame ? diffs.map(d => ({ q: d.q, r: d.r, pieces: d.seen || [] })) : [];
-    const bad = checking ? (diffs.length ? diffs : p.cells || []) : (p.cells || []);
+    const checking = p.kind === "check";
+    const seen = checking && !showGame ? p.differences.map(d => ({ q: d.q, r: d.r, pieces: d.seen })) : [];
+    const bad = checking ? p.differences.filter(d => d.expected.length) : (p.cells || []);
     HIVE.draw($("board"), s.stacks, {
       last: s.last_cells, bad: showGame ? [] : bad, ghost: s.attempt, seen, surrounded: s.surrounded || [] });
     const legend = $("board-legend");
     legend.hidden = !checking;
     legend.textContent = !checking ? "" : showGame
       ? "The game's position: put the pieces like this."
-      : "The game's position; red outline: the camera sees something else there; dashed blue: what it sees.";
+      : "Dashed blue: what the camera sees where it differs from the game; red outline: a piece of the game it does not see there.";
   }
 
   function statusLine(s) {
     $("players").textContent = `${s.players.w || "White"} – ${s.players.b || "Black"} · ${s.game_type}`
       + (s.clocks && s.clocks.control ? ` · ${s.clocks.control}` : "") + (s.setup ? " · from a set-up position" : "");
-    const move = s.ply + 1;
     $("turn").textContent = RECORD.isOver(s.state) ? `Game over after move ${s.ply}`
-      : `Move ${move} · ${WHO[s.turn]}'s turn ${s.turn_number}`;
+      : `Move ${s.ply + 1} · ${WHO[s.turn]}'s turn ${s.turn_number}`;
     $("turn").className = "turn " + (s.turn === "w" ? "white" : "black");
-    const w = s.warnings || {};
-    $("warnings").textContent = `Warnings: White ${w.w || 0}, Black ${w.b || 0}`;
+    $("warnings").textContent = `Warnings: White ${s.warnings.w}, Black ${s.warnings.b}`;
     const camera = s.camera || {};
     const view = $("view-status");
     if (camera.status && camera.status !== "ok" && camera.status !== "starting") {
@@ -140,9 +135,8 @@
   }
 
   function render(s) {
-    const wasChecking = state && state.pending && ["check", "misread"].includes(state.pending.kind);
+    if (!(s.pending && s.pending.kind === "check")) showGame = false; // a new check starts with the camera's reading
     state = s;
-    if (!(s.pending && ["check", "misread"].includes(s.pending.kind)) && wasChecking) showGame = false;
     showBanner(banner(s));
     drawBoard(s);
     statusLine(s);
