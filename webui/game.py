@@ -151,10 +151,13 @@ class GameService:
         self.hub.publish("update", {"events": events, "state": self.snapshot(), "made": made})
 
     def set_camera(self, status: str, message: str) -> None:
-        """Record and announce the camera's state (``ok``, ``reconnecting``, ``ended``, ...)."""
+        """Record and announce the camera's state (``ok``, ``reconnecting``, ``ended``, ...); a
+        change of status is logged (not each retry)."""
         with self._lock:
             if self.camera == {"status": status, "message": message}:
                 return
+            if self.camera["status"] != status:
+                log.log(logging.INFO if status in ("ok", "ended") else logging.WARNING, "camera: %s", message)
             self.camera = {"status": status, "message": message}
             self.hub.publish("camera", self.camera)
 
