@@ -18,9 +18,7 @@ from rules.gametype import GameType, RuleOptions
 from rules.observation import Observation
 from rules.pieces import Colour
 from rules.record import GameRecord
-from rules.referee import Referee, RefereeConfig
-from rules.referee.events import Event
-from rules.referee.table import TablePosition
+from rules.referee import Event, Referee, RefereeConfig, TablePosition
 from rules.setup import Setup
 from webui import pagedata
 from webui.hub import Hub
