@@ -59,7 +59,8 @@ class GameService:
         self.referee = Referee.resume(record, self.config)
         self.game_id = self.store.create(self.referee.record, self.config.illegal_move_limit)
         self._set_clock(0.0)
-        log.info("game %d: new %s game, %s", self.game_id, record.game_type, _players(self.referee.record))
+        start = f"from the position on the table ({record.setup})" if record.setup else "from the empty board"
+        log.info("game %d: new %s game, %s, %s", self.game_id, record.game_type, _players(record), start)
 
     def _resume(self, game_id: int) -> None:
         stored = self.store.load(game_id)
