@@ -10,9 +10,10 @@ colour, the hive still one without it, the highest number of its kind) can be ta
 or one of its pieces steps back to a cell it can reach (moves play backwards for every
 creature; a Mosquito's or Pillbug's are checked forwards, as is the whole game found).
 Depth first, the undos leaving the fewest pieces, and the fewest pieces touching the other
-colour or covered, are tried first, a few per position, up to a budget of positions; a
-position out of reach gives ``Unreachable`` with the reason. On real games it finds a game
-for about two positions in three.
+colour or covered, are tried first, a few per position; a way that brings the position no
+nearer for a few undos is given up, and so is the search after a budget of positions. A
+position out of reach gives ``Unreachable`` with the reason. On positions of real games
+(the boardspace corpus) it finds a game for nearly nine in ten, in up to a few seconds.
 """
 
 from __future__ import annotations
@@ -27,13 +28,16 @@ from .move import Move
 from .pieces import Bug, Colour, Piece
 from .setup import Setup
 
-BUDGET = 400
+BUDGET = 1000
 """Positions expanded before the search gives up."""
-
-BRANCHES = 6
+BRANCHES = 4
+"""The most promising undos tried from each position."""
+STALL = 4
+"""Undos in a row that bring the position no nearer to the empty board before trying another way."""
 STEPS_PER_PIECE = 12
 """The longest game looked for, in moves per piece on the table."""
-"""The most promising undos tried from each position."""
+COVER = 2
+"""What a covered piece adds to a position's distance from the empty board (touching adds 1)."""
 Stacks = dict[Hex, list[Piece]]
 
 
@@ -72,23 +76,24 @@ def _search(setup: Setup, game_type: GameType, options: RuleOptions, budget: int
     undone: list[Move] = []
     depth = STEPS_PER_PIECE * len(setup.pieces())
 
-    def undo_from(stacks: Stacks, to_move: Colour) -> bool:
+    def undo_from(stacks: Stacks, to_move: Colour, best: tuple[int, int], stalled: int) -> bool:
         if not stacks:
             return to_move is Colour.WHITE
         key = (_shape(stacks), to_move)
-        if key in seen or len(seen) >= budget or len(undone) > depth:
+        if key in seen or len(seen) >= budget or len(undone) > depth or stalled > STALL:
             return False
         seen.add(key)
-        ranked = sorted(_undo_options(stacks, to_move.opponent, game_type, options), key=lambda o: _cost(o[1]))
-        for move, before in ranked[:BRANCHES]:
+        ranked = sorted(((_cost(before), move, before) for move, before
+                         in _undo_options(stacks, to_move.opponent, game_type, options)), key=lambda c: c[0])
+        for cost, move, before in ranked[:BRANCHES]:
             undone.append(move)
-            if undo_from(before, to_move.opponent):
+            if undo_from(before, to_move.opponent, min(cost, best), 0 if cost < best else stalled + 1):
                 return True
             undone.pop()
         return False
 
     start = {cell: list(stack) for cell, stack in setup.stacks.items()}
-    return undone if undo_from(start, setup.to_move) else None
+    return undone if undo_from(start, setup.to_move, _cost(start), 0) else None
 
 
 def _shape(stacks: Stacks) -> frozenset[tuple[Hex, tuple[Piece, ...]]]:
@@ -100,11 +105,12 @@ def _shape(stacks: Stacks) -> frozenset[tuple[Hex, tuple[Piece, ...]]]:
 
 
 def _cost(stacks: Stacks) -> tuple[int, int]:
-    """Pieces left, plus those touching the other colour or covered (each needs moves first)."""
+    """How far from the empty board: pieces left, plus those touching the other colour, plus
+    (``COVER`` each) those covered: each needs moves before it can be taken off."""
     pieces = sum(len(s) for s in stacks.values())
     touching = sum(1 for cell, stack in stacks.items()
                    if any(n in stacks and stacks[n][-1].colour is not stack[-1].colour for n in neighbours(cell)))
-    return (pieces + touching + pieces - len(stacks), pieces)
+    return (pieces + touching + COVER * (pieces - len(stacks)), pieces)
 
 
 def _undo_options(stacks: Stacks, mover: Colour, game_type: GameType, options: RuleOptions
@@ -113,8 +119,20 @@ def _undo_options(stacks: Stacks, mover: Colour, game_type: GameType, options: R
     piece off (undoing a placement), or stepping a piece back."""
     placed = [cell for cell, stack in stacks.items() if stack[-1].colour is mover and _could_be_placed(stacks, cell)]
     placed = [cell for cell in placed if _queen_in_time(stacks, cell, options)]
-    return ([(Move(stacks[cell][0], cell, None), _without(stacks, cell)) for cell in placed]
-            + _step_backs(stacks, mover, game_type, options))
+    undos = ([(Move(stacks[cell][0], cell, None), _without(stacks, cell)) for cell in placed]
+             + _step_backs(stacks, mover, game_type, options))
+    return [(move, before) for move, before in undos if _placed_only(before, mover)]
+
+
+def _placed_only(stacks: Stacks, colour: Colour) -> bool:
+    """Whether ``colour``'s pieces can be where they were placed, as they must be while its
+    Queen is in hand (nothing moves before it): on the ground, each touching another of them."""
+    cells = [cell for cell, stack in stacks.items() for p in stack if p.colour is colour]
+    if any(p.bug is Bug.QUEEN for cell in cells for p in stacks[cell] if p.colour is colour):
+        return True
+    if any(stacks[cell][0].colour is not colour for cell in cells):
+        return False
+    return is_connected({cell: stacks[cell] for cell in cells})
 
 
 def _could_be_placed(stacks: Stacks, cell: Hex) -> bool:

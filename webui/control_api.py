@@ -9,8 +9,7 @@ from flask import Blueprint, Response, jsonify
 
 from rules.clock import TimeControl
 from rules.gametype import GameType, RuleOptions
-from rules.referee import Referee
-from rules.referee.events import Event
+from rules.referee import Event, Referee
 from webui.context import services
 from webui.game import colour_of
 from webui.guard import controller

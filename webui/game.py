@@ -18,9 +18,7 @@ from rules.gametype import GameType, RuleOptions
 from rules.observation import Observation
 from rules.pieces import Colour
 from rules.record import GameRecord
-from rules.referee import Referee, RefereeConfig
-from rules.referee.events import Event
-from rules.referee.table import TablePosition
+from rules.referee import Event, Referee, RefereeConfig, TablePosition
 from rules.setup import Setup
 from webui import pagedata
 from webui.hub import Hub
@@ -61,7 +59,8 @@ class GameService:
         self.referee = Referee.resume(record, self.config)
         self.game_id = self.store.create(self.referee.record, self.config.illegal_move_limit)
         self._set_clock(0.0)
-        log.info("game %d: new %s game, %s", self.game_id, record.game_type, _players(self.referee.record))
+        start = f"from the position on the table ({record.setup})" if record.setup else "from the empty board"
+        log.info("game %d: new %s game, %s, %s", self.game_id, record.game_type, _players(record), start)
 
     def _resume(self, game_id: int) -> None:
         stored = self.store.load(game_id)
@@ -151,10 +150,13 @@ class GameService:
         self.hub.publish("update", {"events": events, "state": self.snapshot(), "made": made})
 
     def set_camera(self, status: str, message: str) -> None:
-        """Record and announce the camera's state (``ok``, ``reconnecting``, ``ended``, ...)."""
+        """Record and announce the camera's state (``ok``, ``reconnecting``, ``ended``, ...); a
+        change of status is logged (not each retry)."""
         with self._lock:
             if self.camera == {"status": status, "message": message}:
                 return
+            if self.camera["status"] != status:
+                log.log(logging.INFO if status in ("ok", "ended") else logging.WARNING, "camera: %s", message)
             self.camera = {"status": status, "message": message}
             self.hub.publish("camera", self.camera)
 

@@ -14,9 +14,8 @@ from rules.clock import ClockState, clock_state, move_seconds
 from rules.hexgrid import Hex
 from rules.pieces import Bug, Colour, Piece
 from rules.record import GameRecord, IllegalAttempt
-from rules.referee import IllegalEvent, Referee
-from rules.referee.table import TablePosition
-from rules.referee.view import Entry, MoveEntry, Pending, SeenStack, entries
+from rules.referee import Entry, IllegalEvent, MoveEntry, Pending, Referee, SeenStack, TablePosition
+from rules.referee.view import entries
 
 Json = dict[str, Any]
 STATE_WORDS = {"NotStarted": "not started", "InProgress": "in progress", "Draw": "draw",

@@ -27,8 +27,8 @@ from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent
                      NeedsConfirmationEvent, PassEvent, QueenDueEvent, TakebackEvent, UndoEvent,
                      ViewEvent)
 from .attempts import Attempt, Misread, offender
-from .inference import Explained, Explanation, judge
-from .scene import Label, Scene, changed, labels, moved, scene_of, tops
+from .inference import Explained, Explanation, judge, nearest_moves
+from .scene import Label, Scene, labels, moved, scene_of
 from .registration import Transform
 from .stability import STEADY, Signature, Steadiness
 from .table import TablePosition, table_position
@@ -75,8 +75,6 @@ class _Restore:
 
 
 _Pending = _Illegal | _Choice | _Misread | _Restore
-NEAREST = 3  # candidates offered when the board must be checked
-MISREAD_CELLS = 2  # ... each leaving at most this many cells misread
 CHECK_WHAT_TO_DO = ("Compare the board with the camera's reading: put the pieces back as the game has them, "
                     "confirm the move that was played, or start a new game from the position on the table.")
 
@@ -226,27 +224,8 @@ class Referee:
             return []
         event = MisreadEvent(self._time, misread.message, misread.cells)
         seen = moved(scene, misread.transform)
-        self._pending = _Misread(scene, misread.transform, since, event, self._nearest_moves(seen))
+        self._pending = _Misread(scene, misread.transform, since, event, nearest_moves(self.board, seen))
         return [event]
-
-    def _nearest_moves(self, seen: Scene) -> tuple[str, ...]:
-        """The legal moves after which the fewest cells differ from ``seen`` (fewer than now, and
-        at most ``MISREAD_CELLS``): what a person may confirm was played, the rest being misread."""
-        board = self.board
-        if self._over():
-            return ()
-        scored: dict[int, list[str]] = {}
-        for move in board.legal_moves:
-            if move.is_pass:
-                continue
-            text = board.uhp(move)
-            board.push(move)
-            scored.setdefault(len(changed(seen, tops(board))), []).append(text)
-            board.pop()
-        best = min(scored, default=None)
-        if best is None or best > MISREAD_CELLS or best >= len(changed(seen, tops(board))):
-            return ()
-        return tuple(scored[best][:NEAREST])
 
     # --------------------------------------------------------- a person's word
     def confirm(self, choice: str) -> list[Event]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from table_sim import kinds
 
 from rules import Colour
@@ -68,3 +69,39 @@ def test_undoing_the_move_before_an_attempt_forgets_it(table) -> None:
     attempt_queen_step(t)
     t.referee.undo()
     assert t.referee.record.attempts == [] and len(t.referee.record.moves) == 3
+
+
+def test_the_move_list_interleaves_moves_clocks_and_attempts(table) -> None:
+    t = table(*OPENING)
+    t.referee.record.set_tag("TimeControl", "1+2")
+    t.turn("wA1 -wQ")
+    white_done = t.referee.record.moves[-1].timestamp
+    attempt_queen_step_black(t)
+    t.hand()
+    t.take_back()
+    t.still()
+    t.turn("bA1 bQ-")
+    black_done = t.referee.record.moves[-1].timestamp
+    listed = t.referee.entries()
+    assert [getattr(e, "uhp") for e in listed] == [*OPENING, "wA1 -wQ", "bQ \\bG1", "bA1 bQ-"]
+    move, kept, reply = listed[-3:]
+    assert kept.resolution == "taken back" and kept.by == "b" and kept.ply == 5
+    assert move.emt == pytest.approx(white_done)  # the moves before it have no time: from t = 0
+    assert reply.emt == pytest.approx(black_done - white_done)
+    # Black's third move (the two untimed ones took no time): 60 s + 3 increments of 2 s - its thinking
+    assert reply.clk == pytest.approx(60 + 3 * 2 - reply.emt)
+
+
+def attempt_queen_step_black(t) -> None:
+    """Black's Queen jumps from (2, 0) to (1, -1): not how a Queen moves."""
+    t.hand()
+    t.force("bQ", (1, -1))
+    assert kinds(t.still()) == ["illegal"]
+
+
+def test_replacing_the_last_move_resolves_a_pending_attempt_as_corrected(table) -> None:
+    t = table(*OPENING)
+    attempt_queen_step(t)
+    t.referee.replace_last("bQ bG1/")
+    assert [(a.resolution, a.by) for a in t.referee.record.attempts] == []  # it followed the replaced move
+    assert t.referee.pending() is None

@@ -123,3 +123,12 @@ def test_pages_are_told_when_the_server_stops(tmp_path):
     finally:
         process.terminate()
         process.wait(10)
+
+
+def test_camera_status_changes_are_logged_once_each(service, caplog):
+    caplog.set_level(logging.INFO, logger="hivecam")
+    for pause in (0.5, 1, 2):
+        service.set_camera("reconnecting", f"usb:0: not found; retrying in {pause:g} s")
+    service.set_camera("ok", "usb:0: live")
+    lines = [(r.levelname, r.getMessage()) for r in caplog.records if r.getMessage().startswith("camera:")]
+    assert lines == [("WARNING", "camera: usb:0: not found; retrying in 0.5 s"), ("INFO", "camera: usb:0: live")]
