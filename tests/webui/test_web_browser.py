@@ -147,6 +147,11 @@ def test_unlock_hides_the_pin_row(open_page, viewport):
     assert page.locator("#login").is_hidden() and page.locator("#pin").is_hidden()
     assert page.locator("#login").bounding_box() is None  # not drawn at all
     assert page.locator("#pin-help").is_hidden()
+    assert re.match(r"\((\d+\. \S+( \S+)?|none yet)\)", page.inner_text("#replace-current"))  # names the move it replaces
+    page.fill("#replace-move", "wQ wQ-")  # not a move that can replace it: the answer shows beside the control
+    page.click("#replace-last button")
+    answer = page.wait_for_selector("#replace-last .message.bad")
+    assert answer.inner_text() and answer.is_visible() and page.locator("#add-missed .message").inner_text() == ""
     page.click("#logout")  # locked again: the PIN row is back
     page.wait_for_selector("#login", state="visible")
     assert page.locator("#controls").is_hidden()

@@ -25,7 +25,7 @@ document.addEventListener("DOMContentLoaded", async () => {
     cell(row, `${g.white || "White"} – ${g.black || "Black"}`, "Players");
     cell(row, g.game_type, "Type");
     cell(row, String(g.moves), "Moves");
-    cell(row, g.result_text, "Result");
+    cell(row, g.result_text, "Result", "result");
     const files = cell(row, "", "", "files");
     for (const [label, href] of [["Replay", `/games/${g.id}`], ["PGN", `/api/games/${g.id}/pgn`], ["GameString", `/api/games/${g.id}/gamestring`]]) {
       const a = document.createElement("a");
