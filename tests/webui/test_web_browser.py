@@ -17,7 +17,7 @@ import urllib.request
 from dataclasses import dataclass
 
 import pytest
-from webhelpers import PIN, get_json, start_server
+from webhelpers import PIN, get_json, start_server, wait_for
 
 from rules.board import Board
 from rules.pgn import parse_pgn
@@ -139,6 +139,8 @@ def test_unlock_hides_the_pin_row(open_page, viewport):
     page = open_page("/", viewport)
     page.wait_for_selector("#login", state="visible")
     assert page.locator("#controls").is_hidden()
+    page.click("#pin-help summary")  # how to get a forgotten PIN back, from the server
+    page.wait_for_function("document.getElementById('pin-recovery').textContent.includes('HIVECAM_PIN')")  # set by the test
     page.fill("#pin", "0000")
     page.click("#login button")
     page.wait_for_selector("#login-message.bad")
@@ -169,16 +171,24 @@ def test_no_page_scrolls_sideways_on_a_phone(open_page, width):
 
 
 def test_replay_shows_the_game_and_a_missing_game_is_not_found(open_page, server):
-    games = get_json(server.base + "/api/games")["games"]
-    page = open_page("/games/%d" % max(games, key=lambda g: g.get("moves", 0))["id"], DESKTOP)
-    page.wait_for_selector("#moves li.current")  # the final position, its move marked
-    assert not re.search(r"WhiteWins|BlackWins|InProgress", page.inner_text("#summary"))
+    def finished():  # the demo game ends after 23 moves: White surrounds the black Queen
+        games = get_json(server.base + "/api/games")["games"]
+        return next((g for g in games if g.get("result") == "WhiteWins"), None)
+
+    game = wait_for(finished, 120, "the demo game to end")
+    page = open_page(f"/games/{game['id']}", DESKTOP)
+    page.wait_for_selector("#moves li.current")  # the final position, its move marked and in view
+    assert page.inner_text("#summary .result").startswith("White wins")  # words, not WhiteWins
+    assert page.locator("#board .tile.surrounded").count() == 1  # the surrounded Queen
+    assert page.locator("#moves li.current").is_visible()
     page.click("#first")
     assert page.inner_text("#where") == "start" and page.locator("#board .piece").count() == 0
     assert "Q" in page.inner_text("#hand-w")
     page.click("#next")
     assert page.locator("#board .tile.last").count() == 1  # the last move's cell
     assert page.locator("#moves li.current").inner_text().startswith("1.")
+    page.click("#moves li.illegal")  # the taken-back attempt is in the replay's list too: the position it was tried in
+    assert page.inner_text("#where").startswith("after move 4:")
 
     with pytest.raises(urllib.error.HTTPError) as missing:
         urllib.request.urlopen(server.base + "/games/999", timeout=5)

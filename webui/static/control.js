@@ -112,6 +112,7 @@ const CONTROL = (() => {
     wire();
     const session = await API.refreshSession();
     show(session.control);
+    $("pin-recovery").textContent = session.pin_help || "";
   }
 
   return { init, act, update, needUnlock, say, ROUTES };
