@@ -14,18 +14,18 @@ const CONTROL = (() => {
     where.className = "message" + (bad ? " bad" : "");
   }
 
-  // The answer line of a control: the .message nearest to it.
+  // The answer line of a control: the .message of its form or fieldset.
   function answerOf(node) {
-    const box = node.closest("form, fieldset, .banner, .panel");
-    return (box && box.querySelector(".message")) || $("login-message");
+    return node.closest("form, fieldset").querySelector(".message");
   }
 
   function unlocked() { return Boolean(API.session.control); }
 
-  // Ask for the PIN where the person is looking; true when control is unlocked.
+  // While control is locked: say so where the person pressed, and at the PIN field (brought
+  // into view); true when locked.
   function needUnlock(where) {
     if (unlocked()) return false;
-    say(where || $("login-message"), "Unlock control with the PIN first (Control, below).", true);
+    for (const line of new Set([where, $("login-message")])) say(line, "Unlock control with the PIN first.", true);
     $("pin").focus({ preventScroll: true });
     $("control").scrollIntoView({ block: "nearest" });
     return true;
@@ -115,5 +115,5 @@ const CONTROL = (() => {
     $("pin-recovery").textContent = session.pin_help || "";
   }
 
-  return { init, act, update, needUnlock, say, ROUTES };
+  return { init, act, update, say, ROUTES };
 })();
