@@ -17,7 +17,7 @@ from rules.setup import Setup
 from webui import doctor
 from webui.game import GameService
 from webui.hub import Hub
-from webui.store import SCHEMA, DamagedGame, GameStore, damaged_games
+from webui.store import MIGRATIONS, SCHEMA, DamagedGame, GameStore, damaged_games
 
 OPENING = ("wS1", "bG1 -wS1", "wG1 wS1-", "bQ -bG1")
 
@@ -113,7 +113,7 @@ def test_a_log_of_an_older_hivecam_opens_with_every_game(tmp_path):
     store = GameStore(path)
     stored = store.load(1)
     assert [m.uhp for m in stored.record.moves] == ["wS1", "bG1 -wS1"] and stored.record.attempts == []
-    assert store._db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert store._db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     stored.record.add_attempt(IllegalAttempt(2, "wQ bG1-", Colour.WHITE, "Rule", "A message.", 5.0))
     store.save(1, stored.record, {}, [])
     store.close()
