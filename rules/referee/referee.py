@@ -222,11 +222,13 @@ class Referee:
             self._retry_at = due
             return []
         pending = self._pending
+        nearest = nearest_moves(self.board, moved(scene, misread.transform))
         if isinstance(pending, _Misread) and pending.event.message == misread.message:
+            # said already: keep the reading current without saying it again
+            self._pending = _Misread(scene, misread.transform, pending.since, pending.event, nearest)
             return []
         event = MisreadEvent(self._time, misread.message, misread.cells)
-        seen = moved(scene, misread.transform)
-        self._pending = _Misread(scene, misread.transform, since, event, nearest_moves(self.board, seen))
+        self._pending = _Misread(scene, misread.transform, since, event, nearest)
         return [event]
 
     # --------------------------------------------------------- a person's word
