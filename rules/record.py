@@ -2,7 +2,10 @@
 
 A ``GameRecord`` is built move by move with ``append``, which checks each move against the
 replayed position. An arbiter's ruling can force a move the engine rejects: append it with
-``mark="override"`` and it is recorded, and replayed, as played.
+``mark="override"`` and it is recorded, and replayed, as played. Illegal attempts (moves
+tried, then taken back, overridden or corrected) are kept in ``attempts``; a game picked up
+from the table starts from its ``setup`` position (``rules.setup``); the ``TimeControl``
+tag sets the clocks (``rules.clock``).
 
 >>> record = GameRecord("Base", White="Ann", Black="Bob")
 >>> record.append("wS1", timestamp=2.5).uhp

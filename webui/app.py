@@ -83,7 +83,7 @@ def _server_error(_: Exception) -> Any:
     message = "the server failed on this request; the error is in hivecam's log"
     if request.path.startswith("/api/"):
         return jsonify(error=message), 500
-    return render_template("missing.html", message=message), 500
+    return Response(message + "\n", 500, mimetype="text/plain")
 
 
 def _headers(response: Response) -> Response:

@@ -83,7 +83,7 @@ def build(args: argparse.Namespace):
     from vision.sources import open_source
     from webui.app import create_app
     from webui.auth import Control
-    from webui.demo import DemoTable, demo_players
+    from webui.demo import DemoTable, demo_players, demo_record
     from webui.enrollment import PROFILE_NAME, Enrollment
     from webui.game import GameService, new_record
     from webui.hub import Hub
@@ -96,6 +96,9 @@ def build(args: argparse.Namespace):
         spec = "picamera" if camera_present() else "demo"
     table = DemoTable(speed=args.demo_speed) if spec == "demo" else None
     store = GameStore(args.data / (LOG_NAME if table is None else DEMO_LOG_NAME))
+    if table is None:
+        demo = demo_record()
+        store.hide_demo_games(demo.tags["White"], demo.tags["Black"], [m.uhp for m in demo.moves])
     first = new_record(*demo_players(table.record)) if table is not None else None
     service = GameService(store, Hub(), RefereeConfig(stable_seconds=args.stable_seconds), first,
                           site=args.board_name)

@@ -18,7 +18,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
 from rules.gametype import RuleOptions
 from rules.pieces import Colour
@@ -78,6 +78,7 @@ MIGRATIONS = (
         PRIMARY KEY (game_id, seq)
     )""",
     "ALTER TABLE games ADD COLUMN setup TEXT",  # a game picked up from the table: its Position text
+    "ALTER TABLE games ADD COLUMN demo INTEGER NOT NULL DEFAULT 0",  # 1: a demo game, kept but not listed
 )
 
 
@@ -202,10 +203,38 @@ class GameStore:
             self._db.execute("DELETE FROM games WHERE id != ?", (game_id,))
 
     def latest(self) -> int | None:
-        """The id of the most recent game, or None."""
+        """The id of the most recent game (not a demo game), or None."""
         with self._lock:
-            row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
+            row = self._db.execute("SELECT MAX(id) FROM games WHERE demo = 0").fetchone()
         return row[0]
+
+    def hide_demo_games(self, white: str, black: str, moves: Sequence[str]) -> int:
+        """Mark the games between ``white`` and ``black`` whose moves begin ``moves`` as demo
+        games: kept in the log, but neither listed nor resumed (older hivecams logged the demo
+        with the real games). Return how many were marked."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, tags FROM games WHERE demo = 0").fetchall()
+        found = []
+        for game_id, tags in rows:
+            try:
+                names = _tags(tags)
+            except (ValueError, TypeError):
+                continue  # a damaged game is listed with its problem, as before
+            if (names.get("White"), names.get("Black")) != (white, black):
+                continue
+            played = self._played(game_id)
+            if played == list(moves[:len(played)]):
+                found.append(game_id)
+        with self._transaction():
+            self._db.executemany("UPDATE games SET demo = 1 WHERE id = ?", [(game_id,) for game_id in found])
+        if found:
+            log.info("%s: %d demo game(s) of an older hivecam kept but no longer listed", self.path, len(found))
+        return len(found)
+
+    def _played(self, game_id: int) -> list[str]:
+        with self._lock:
+            return [uhp for (uhp,) in self._db.execute("SELECT uhp FROM moves WHERE game_id = ? ORDER BY ply",
+                                                       (game_id,)).fetchall()]
 
     def has(self, game_id: int) -> bool:
         """Whether the log holds game ``game_id`` (damaged or not)."""
@@ -223,7 +252,7 @@ class GameStore:
     def games(self, limit: int = 200) -> list[GameSummary]:
         """Past games, newest first; a damaged one says its ``problem``."""
         with self._lock:
-            rows = self._db.execute("SELECT id, created, game_type, tags, result, moves FROM games "
+            rows = self._db.execute("SELECT id, created, game_type, tags, result, moves FROM games WHERE demo = 0 "
                                     "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
         summaries = []
         for game_id, created, game_type, tags, result, moves in rows:

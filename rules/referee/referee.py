@@ -75,8 +75,9 @@ class _Restore:
 
 
 _Pending = _Illegal | _Choice | _Misread | _Restore
-CHECK_WHAT_TO_DO = ("Compare the board with the camera's reading: put the pieces back as the game has them, "
-                    "confirm the move that was played, or start a new game from the position on the table.")
+WAYS_OUT = {"restore": "put the pieces back as the game has them",
+            "confirm": "confirm the move that was played",
+            "start_from_table": "start a new game from the position on the table"}
 
 
 class Referee:
@@ -120,7 +121,8 @@ class Referee:
                       stacks: Mapping[Hex, Sequence[Piece]], to_move: Colour | str,
                       config: RefereeConfig | None = None, **tags: str) -> "Referee":
         """A referee for a game picked up from the table: ``stacks`` (bottom first, e.g. from
-        ``TablePosition.answered``) with ``to_move`` to play; its clock starts now (t = 0)."""
+        ``TablePosition.answered``) with ``to_move`` to play. Its move times count from the
+        adoption of the position (t = 0)."""
         record = GameRecord(game_type, options, setup_of(stacks, to_move), **tags)
         return cls.resume(record, config)
 
@@ -220,11 +222,13 @@ class Referee:
             self._retry_at = due
             return []
         pending = self._pending
+        nearest = nearest_moves(self.board, moved(scene, misread.transform))
         if isinstance(pending, _Misread) and pending.event.message == misread.message:
+            # said already: keep the reading current without saying it again
+            self._pending = _Misread(scene, misread.transform, pending.since, pending.event, nearest)
             return []
         event = MisreadEvent(self._time, misread.message, misread.cells)
-        seen = moved(scene, misread.transform)
-        self._pending = _Misread(scene, misread.transform, since, event, nearest_moves(self.board, seen))
+        self._pending = _Misread(scene, misread.transform, since, event, nearest)
         return [event]
 
     # --------------------------------------------------------- a person's word
@@ -411,8 +415,10 @@ class Referee:
             return Pending("needs_confirmation", pending.event.reason, "Pick the move that was played.",
                            pending.event, tuple(pending.options))
         seen = moved(pending.scene, pending.transform)
-        ways = ("restore", "confirm", "start_from_table") if pending.candidates else ("restore", "start_from_table")
-        return Pending("check", f"Check the board: {pending.event.message}.", CHECK_WHAT_TO_DO, pending.event,
+        ways = tuple(w for w in WAYS_OUT if w != "confirm" or pending.candidates)
+        advice = [WAYS_OUT[w] for w in ways]
+        what_to_do = f"Compare the board with the camera's reading: {', '.join(advice[:-1])}, or {advice[-1]}."
+        return Pending("check", f"Check the board: {pending.event.message}.", what_to_do, pending.event,
                        pending.candidates, reading(self.board, seen), differences(self.board, seen), ways)
 
     @property

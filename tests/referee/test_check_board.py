@@ -158,3 +158,25 @@ def test_the_surrounded_queen_is_named() -> None:
     [cell] = referee.surrounded_queens()
     assert referee.board.stack(cell)[0] == Piece.parse("wQ")
     assert all(referee.board.stack(n) for n in neighbours(cell))
+
+
+def test_the_reading_follows_the_table_while_the_check_is_pending() -> None:
+    t = table_showing(*MIDGAME)
+    assert kinds(t.still(12)) == ["misread"]
+    t.hand()
+    t.board.push_uhp("bA2 bS1/")
+    assert kinds(t.still(12)) == ["misread"]  # a new message: 10 pieces appeared
+    t.hand()
+    t.board.push(t.board.legal_moves_of(Piece.parse("wS1"))[0])  # the same number of pieces, one moved
+    assert kinds(t.still(12)) == []  # the same message: not said again
+    pending = t.referee.pending()
+    assert pending is not None and len(pending.reading) == 10
+    assert sorted(s.cell for s in pending.reading) == sorted(_shifted(t, pending))
+
+
+def _shifted(t: Table, pending) -> list:
+    """The table's cells moved as the referee placed the reading (by the offset of the lowest cell)."""
+    table_cells = sorted(t.board.stacks())
+    read = sorted(s.cell for s in pending.reading)
+    dq, dr = read[0][0] - table_cells[0][0], read[0][1] - table_cells[0][1]
+    return [(q + dq, r + dr) for q, r in table_cells]

@@ -17,7 +17,7 @@ from rules.setup import Setup
 from webui import doctor
 from webui.game import GameService
 from webui.hub import Hub
-from webui.store import SCHEMA, DamagedGame, GameStore, damaged_games
+from webui.store import MIGRATIONS, SCHEMA, DamagedGame, GameStore, damaged_games
 
 OPENING = ("wS1", "bG1 -wS1", "wG1 wS1-", "bQ -bG1")
 
@@ -113,7 +113,7 @@ def test_a_log_of_an_older_hivecam_opens_with_every_game(tmp_path):
     store = GameStore(path)
     stored = store.load(1)
     assert [m.uhp for m in stored.record.moves] == ["wS1", "bG1 -wS1"] and stored.record.attempts == []
-    assert store._db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert store._db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     stored.record.add_attempt(IllegalAttempt(2, "wQ bG1-", Colour.WHITE, "Rule", "A message.", 5.0))
     store.save(1, stored.record, {}, [])
     store.close()
@@ -144,3 +144,18 @@ def test_a_game_from_a_set_up_position_is_logged_and_read_back(tmp_path):
     loaded = GameStore(tmp_path / "games.sqlite3").load(game).record
     assert loaded.setup == setup and [m.uhp for m in loaded.moves] == ["bG1 bS1-"]
     assert loaded.first_to_move is Colour.BLACK
+
+
+def test_a_save_that_fails_half_way_changes_nothing(tmp_path):
+    store = GameStore(tmp_path / "games.sqlite3")
+    record = GameRecord("Base")
+    game = store.create(record)
+    record.append("wS1")
+    store.save(game, record, {}, [{"kind": "move"}])
+    store._db.execute("ALTER TABLE attempts RENAME TO gone")  # the save's last statements fail
+    record.append("bG1 -wS1")
+    with pytest.raises(sqlite3.OperationalError):
+        store.save(game, record, {}, [{"kind": "move"}])
+    assert store._db.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 1
+    assert store._db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 1
+    assert store._db.execute("SELECT moves FROM games").fetchone()[0] == 1

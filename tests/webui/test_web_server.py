@@ -15,8 +15,11 @@ import pytest
 from webhelpers import PIN, ROOT, csrf, start_server
 
 from rules.pgn import parse_pgn
+from rules.record import GameRecord
 from webui import serve_command
 from webui.auth import Control
+from webui.demo import demo_record
+from webui.store import GameStore
 
 
 def _serve_args(data, *extra: str) -> argparse.Namespace:
@@ -132,3 +135,23 @@ def test_camera_status_changes_are_logged_once_each(service, caplog):
     service.set_camera("ok", "usb:0: live")
     lines = [(r.levelname, r.getMessage()) for r in caplog.records if r.getMessage().startswith("camera:")]
     assert lines == [("WARNING", "camera: usb:0: not found; retrying in 0.5 s"), ("INFO", "camera: usb:0: live")]
+
+
+def test_demo_games_an_older_hivecam_logged_with_real_ones_are_kept_but_not_listed(data_dir):
+    demo = demo_record()
+    store = GameStore(data_dir / "games.sqlite3")
+    for players, moves in (((demo.tags["White"], demo.tags["Black"]), demo.moves[:5]), (("Ann", "Bob"), []),
+                           ((demo.tags["White"], demo.tags["Black"]), demo.moves)):
+        record = GameRecord(demo.game_type, demo.options, White=players[0], Black=players[1])
+        game = store.create(record)
+        for entry in moves:
+            record.append(entry.move)
+        store.save(game, record, {}, [])
+    store.close()
+    service, _, _, app, _ = serve_command.build(_serve_args(data_dir, "--source", "usb:97"))
+    try:
+        listed = app.test_client().get("/api/games").get_json()["games"]
+        assert [(g["id"], g["white"]) for g in listed] == [(2, "Ann")] and service.game_id == 2
+        assert len(service.store._db.execute("SELECT id FROM games").fetchall()) == 3  # none lost
+    finally:
+        service.store.close()
