@@ -72,12 +72,29 @@ const HIVE = (() => {
   function draw(svg, stacks, opts = {}) {
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const cells = new Map(stacks.map(s => [key(s.q, s.r), s]));
-    const seen = opts.seen || [];
-    const lastDest = opts.last && opts.last.dest ? key(...cellOf(opts.last.dest)) : null;
-    const lastOrigin = opts.last && opts.last.origin ? key(...cellOf(opts.last.origin)) : null;
-    const marks = keys(opts.marks), bad = keys(opts.bad), surrounded = keys(opts.surrounded);
-    const tapped = opts.tapped ? key(...cellOf(opts.tapped)) : null;
+    const empties = emptyCells(stacks, cells, opts);
+    const all = [...stacks.map(s => [s.q, s.r]), ...empties.values()];
+    if (!all.length) {
+      frame(svg, -100, -40, 200, 80);
+      text(svg, 0, -2, "hint", "The table is empty:");
+      text(svg, 0, 12, "hint", "waiting for the first piece");
+      return;
+    }
+    fit(svg, all);
+    const look = {
+      lastDest: opts.last && opts.last.dest ? key(...cellOf(opts.last.dest)) : null,
+      lastOrigin: opts.last && opts.last.origin ? key(...cellOf(opts.last.origin)) : null,
+      marks: keys(opts.marks), bad: keys(opts.bad), surrounded: keys(opts.surrounded),
+      tapped: opts.tapped ? key(...cellOf(opts.tapped)) : null, selected: opts.selected, onCell: opts.onCell,
+    };
+    for (const [k, [q, r]] of empties) drawEmpty(svg, k, q, r, look);
+    for (const s of stacks) drawStack(svg, s, look);
+    for (const s of opts.seen || []) drawSeen(svg, s, cells);
+    if (opts.ghost) drawGhost(svg, opts.ghost, cells);
+  }
 
+  // The empty cells to draw: around the hive when asked (to tap), and every cell an option names.
+  function emptyCells(stacks, cells, opts) {
     const empties = new Map();
     const around = [[1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1], [1, -1]];
     if (opts.empties) {
@@ -87,59 +104,51 @@ const HIVE = (() => {
       }
       if (!stacks.length) empties.set(key(0, 0), [0, 0]);
     }
-    const extra = [...(opts.marks || []), ...(opts.bad || []), ...seen];
-    if (opts.last && opts.last.origin) extra.push(opts.last.origin);
-    if (opts.ghost) extra.push(opts.ghost.dest);
-    if (opts.tapped) extra.push(opts.tapped);
-    for (const c of extra) {
+    const named = [...(opts.marks || []), ...(opts.bad || []), ...(opts.seen || [])];
+    if (opts.last && opts.last.origin) named.push(opts.last.origin);
+    if (opts.ghost) named.push(opts.ghost.dest);
+    if (opts.tapped) named.push(opts.tapped);
+    for (const c of named) {
       const [q, r] = cellOf(c);
       if (!cells.has(key(q, r))) empties.set(key(q, r), [q, r]);
     }
-    const all = [...stacks.map(s => [s.q, s.r]), ...empties.values()];
-    if (!all.length) {
-      frame(svg, -100, -40, 200, 80);
-      text(svg, 0, -2, "hint", "The table is empty:");
-      text(svg, 0, 12, "hint", "waiting for the first piece");
-      return;
-    }
-    fit(svg, all);
+    return empties;
+  }
 
-    for (const [k, [q, r]] of empties) {
-      const [x, y] = centre(q, r);
-      const g = el("g", { class: "cell empty" + (k === tapped ? " tapped" : ""), "data-cell": k }, svg);
-      el("polygon", { points: corners(x, y, SIZE - 1.5), class: "slot" + (k === lastOrigin ? " origin" : "") + (bad.has(k) ? " bad" : "") }, g);
-      if (marks.has(k)) el("circle", { cx: x, cy: y, r: SIZE / 3.2, class: "dest" }, g);
-      if (opts.onCell) g.addEventListener("click", () => opts.onCell(q, r, null));
+  function drawEmpty(svg, k, q, r, look) {
+    const [x, y] = centre(q, r);
+    const g = el("g", { class: "cell empty" + (k === look.tapped ? " tapped" : ""), "data-cell": k }, svg);
+    el("polygon", { points: corners(x, y, SIZE - 1.5), class: "slot" + (k === look.lastOrigin ? " origin" : "") + (look.bad.has(k) ? " bad" : "") }, g);
+    if (look.marks.has(k)) el("circle", { cx: x, cy: y, r: SIZE / 3.2, class: "dest" }, g);
+    if (look.onCell) g.addEventListener("click", () => look.onCell(q, r, null));
+  }
+
+  // A stack: its top piece, and the pieces under it as small discs (no hovering needed).
+  function drawStack(svg, s, look) {
+    const k = key(s.q, s.r);
+    const [x, y] = centre(s.q, s.r);
+    const top = pieceInfo(s.pieces[s.pieces.length - 1]);
+    const cls = ["cell", "piece", top.colour === "w" ? "white" : "black"];
+    if (k === look.tapped) cls.push("tapped");
+    if (look.selected === top.name) cls.push("selected");
+    const g = el("g", { class: cls.join(" "), "data-cell": k, "data-piece": top.name, "data-height": s.pieces.length }, svg);
+    el("title", {}, g).textContent = s.pieces.slice().reverse().map(describe).join(", on ");
+    const tile = ["tile"];
+    if (k === look.lastDest) tile.push("last");
+    if (look.bad.has(k)) tile.push("bad");
+    if (look.surrounded.has(k)) tile.push("surrounded");
+    el("polygon", { points: corners(x, y, SIZE - 1.5), class: tile.join(" ") }, g);
+    if (look.surrounded.has(k)) el("circle", { cx: x, cy: y, r: SIZE + 2, class: "ring" }, g);
+    if (s.pieces.length > 1) {
+      el("circle", { cx: x, cy: y - 6, r: 13, fill: top.ink }, g);
+      text(g, x, y - 1, "letter", top.bug + top.number);
+      drawUnder(g, x, y, s.pieces.slice(0, -1));
+    } else {
+      el("circle", { cx: x, cy: y, r: SIZE * 0.56, fill: top.ink }, g);
+      text(g, x, y + 6, "letter", top.bug + top.number);
     }
-    for (const s of stacks) {
-      const k = key(s.q, s.r);
-      const [x, y] = centre(s.q, s.r);
-      const topName = s.pieces[s.pieces.length - 1];
-      const top = pieceInfo(topName);
-      const cls = ["cell", "piece", top.colour === "w" ? "white" : "black"];
-      if (k === tapped) cls.push("tapped");
-      if (opts.selected && opts.selected === top.name) cls.push("selected");
-      const g = el("g", { class: cls.join(" "), "data-cell": k, "data-piece": top.name, "data-height": s.pieces.length }, svg);
-      el("title", {}, g).textContent = s.pieces.slice().reverse().map(describe).join(", on ");
-      const tile = ["tile"];
-      if (k === lastDest) tile.push("last");
-      if (bad.has(k)) tile.push("bad");
-      if (surrounded.has(k)) tile.push("surrounded");
-      el("polygon", { points: corners(x, y, SIZE - 1.5), class: tile.join(" ") }, g);
-      if (surrounded.has(k)) el("circle", { cx: x, cy: y, r: SIZE + 2, class: "ring" }, g);
-      if (s.pieces.length > 1) {
-        el("circle", { cx: x, cy: y - 6, r: 13, fill: top.ink }, g);
-        text(g, x, y - 1, "letter", top.bug + top.number);
-        drawUnder(g, x, y, s.pieces.slice(0, -1));
-      } else {
-        el("circle", { cx: x, cy: y, r: SIZE * 0.56, fill: top.ink }, g);
-        text(g, x, y + 6, "letter", top.bug + top.number);
-      }
-      if (marks.has(k)) el("circle", { cx: x, cy: y, r: SIZE / 3.2, class: "dest" }, g);
-      if (opts.onCell) g.addEventListener("click", () => opts.onCell(s.q, s.r, s));
-    }
-    for (const s of seen) drawSeen(svg, s, cells);
-    if (opts.ghost) drawGhost(svg, opts.ghost, cells);
+    if (look.marks.has(k)) el("circle", { cx: x, cy: y, r: SIZE / 3.2, class: "dest" }, g);
+    if (look.onCell) g.addEventListener("click", () => look.onCell(s.q, s.r, s));
   }
 
   function frame(svg, x, y, w, h) {
