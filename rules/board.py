@@ -101,14 +101,19 @@ class Board:
         return self._start_ply
 
     @property
+    def _plies(self) -> int:
+        """Plies since the empty board: the set-up position's, then those played here."""
+        return self._start_ply + len(self._history)
+
+    @property
     def turn(self) -> Colour:
         """The colour to move."""
-        return Colour.WHITE if (self._start_ply + len(self._history)) % 2 == 0 else Colour.BLACK
+        return Colour.WHITE if self._plies % 2 == 0 else Colour.BLACK
 
     @property
     def turn_number(self) -> int:
         """The full-move number shown in UHP ``White[3]``: both colours share it."""
-        return (self._start_ply + len(self._history)) // 2 + 1
+        return self._plies // 2 + 1
 
     @property
     def state(self) -> GameState:
@@ -182,7 +187,7 @@ class Board:
     def player_turn(self, colour: Colour | None = None) -> int:
         """How many turns ``colour`` (default: the side to move) has begun, this one included."""
         colour = colour or self.turn
-        plies = self._start_ply + len(self._history)
+        plies = self._plies
         played = (plies + 1) // 2 if colour is Colour.WHITE else plies // 2
         return played + (1 if colour is self.turn else 0)
 
@@ -282,7 +287,7 @@ class Board:
     def position_key(self) -> PositionKey:
         """A hashable description of the position and the side to move (for repetition)."""
         cells = tuple(sorted((cell, tuple(p.index for p in stack)) for cell, stack in self._stacks.items()))
-        return (cells, (self._start_ply + len(self._history)) % 2)
+        return (cells, self._plies % 2)
 
     def repetitions(self) -> int:
         """How many times the current position has occurred (tracked with ``repetition_draw``)."""

@@ -170,9 +170,9 @@ class GameStore:
                    "repetition_draw": record.options.repetition_draw, "illegal_move_limit": illegal_move_limit}
         with self._transaction():
             cursor = self._db.execute(
-                "INSERT INTO games (created, game_type, options, tags, setup) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO games (created, game_type, options, tags, result, setup) VALUES (?, ?, ?, ?, ?, ?)",
                 (time.time(), str(record.game_type), json.dumps(options), json.dumps(record.tags),
-                 None if record.setup is None else str(record.setup)))
+                 record.result.value, None if record.setup is None else str(record.setup)))
             return int(cursor.lastrowid)
 
     def save(self, game_id: int, record: GameRecord, warnings: dict[Colour, int],

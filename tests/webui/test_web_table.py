@@ -48,6 +48,8 @@ def test_start_from_the_table_adopts_the_position_and_referees_on(controller, se
     assert response.status_code == 200, response.get_json()
     state = response.get_json()["state"]
     assert service.game_id != old and state["setup"]["to_move"] == "b" and state["turn"] == "b"
+    at_once = controller.get(f"/api/games/{service.game_id}/pgn")  # before anything else is saved
+    assert at_once.status_code == 200 and '[SetUp "1"]' in at_once.get_data(as_text=True)
     on_cell = {(s["q"], s["r"]): s["pieces"] for s in state["stacks"]}
     assert on_cell[(first["q"], first["r"])] == ["wA2"] and on_cell[(second["q"], second["r"])] == ["wA1"]
     assert state["entries"] == [] and state["clocks"]["control"] == "10+5" and state["clocks"]["running"] == "b"
