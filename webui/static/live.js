@@ -7,6 +7,7 @@
   let state = null;
   let flash = null; // a passing message: {title, text, cls, until}
   let showGame = false; // while checking the board: the game's position alone, to put the pieces back
+  let shown = ""; // what the banner says now
   let server = "ok"; // "stopped" when it said it stops, "unreachable" when the stream broke without a word
   window.hivecamLatencies = [];
 
@@ -72,7 +73,11 @@
       todo: `What to do: ${todo(p, "put the pieces back as the game has them, or choose a way out below")}.` };
   }
 
+  // Redrawn only when it changes: screen readers announce it once, its answer line stays.
   function showBanner(b) {
+    const said = b ? JSON.stringify([b.cls, b.title, b.text, b.todo, b.book, b.list, (b.actions || []).map(a => a.label)]) : "";
+    if (said === shown) return;
+    shown = said;
     const box = $("banner");
     box.hidden = !b;
     if (!b) return;
