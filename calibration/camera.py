@@ -1,7 +1,7 @@
 """Camera intrinsics from photos of the ChArUco board, stored as calibration kind "camera".
 
-Intrinsics are optional for the rest of hivecam: without them the table mapping assumes
-an ideal pinhole camera (see ``calibration.table``).
+Intrinsics are optional for the rest of hivecam: without them the detector assumes an
+ideal pinhole camera.
 """
 
 from __future__ import annotations

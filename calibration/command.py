@@ -1,8 +1,7 @@
-"""``hivecam calibrate``: print the board, and measure the camera, the table and your set.
+"""``hivecam calibrate``: print the board, and measure the camera and your set.
 
     hivecam calibrate board --out board.pdf            # print at 100 %, a square is 36 mm
     hivecam calibrate camera PHOTO... --out camera.json
-    hivecam calibrate table PHOTO [--camera camera.json] --out table.json
     hivecam calibrate layout [--out layout.png]         # how to lay out your set for enroll
     hivecam calibrate enroll PHOTO... [--layout FILE] --out PROFILE
 
@@ -17,11 +16,10 @@ from pathlib import Path
 
 import cv2
 
-from calibration.camera import MIN_VIEWS, CameraModel, calibrate_camera
+from calibration.camera import MIN_VIEWS, calibrate_camera
 from calibration.charuco import SQUARE_MM, write_board
 from calibration.errors import CalibrationError
 from calibration.files import CalibrationFileError
-from calibration.table import table_from_board
 from vision.images import read_image
 
 EXIT_ERROR = 2
@@ -35,12 +33,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     camera = actions.add_parser("camera", help="camera intrinsics from photos of the board")
     camera.add_argument("images", nargs="+", metavar="IMAGE", help=f"at least {MIN_VIEWS} photos, board tilted")
     camera.add_argument("--out", required=True, help="camera calibration file to write")
-    table = actions.add_parser("table", help="table plane from one photo of the board lying on the table")
-    table.add_argument("image", metavar="IMAGE")
-    lens = table.add_mutually_exclusive_group()
-    lens.add_argument("--camera", help="camera calibration file (optional, recommended)")
-    lens.add_argument("--focal-px", type=float, help="focal length in pixels, if known, when there is no camera file")
-    table.add_argument("--out", required=True, help="table calibration file to write")
     layout = actions.add_parser("layout", help="print the enrollment layout (and draw it as a picture)")
     layout.add_argument("--out", help="also write a picture of the layout (.png)")
     layout.add_argument("--layout", help="a layout file to draw instead of the default")
@@ -62,15 +54,6 @@ def _camera(args: argparse.Namespace) -> None:
     model.save(args.out)
     print(f"{args.out}: focal {model.focal_px:.1f} px, reprojection RMS {model.rms_error:.2f} px, "
           f"{model.views} views")
-
-
-def _table(args: argparse.Namespace) -> None:
-    camera = CameraModel.load(args.camera) if args.camera else None
-    model = table_from_board(read_image(args.image), camera, args.focal_px, args.image)
-    model.save(args.out)
-    height = model.camera_position_mm[2]
-    print(f"{args.out}: {model.mm_per_pixel():.3f} mm per pixel at the centre, camera {height:.0f} mm above the "
-          f"table, fit RMS {model.rms_error:.2f} px ({model.source})")
 
 
 def _layout(args: argparse.Namespace) -> None:
@@ -96,7 +79,7 @@ def _enroll(args: argparse.Namespace) -> None:
     print(f"{args.out}: creature profile written{f' ({profile.note})' if profile.note else ''}")
 
 
-ACTIONS = {"board": _board, "camera": _camera, "table": _table, "layout": _layout, "enroll": _enroll}
+ACTIONS = {"board": _board, "camera": _camera, "layout": _layout, "enroll": _enroll}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -22,7 +22,6 @@ MAX_FILE_BYTES = 8 * 2 ** 20
 MAX_DEPTH = 16
 RECALIBRATE_HINT = {
     "camera": "run 'hivecam calibrate camera' with photos of the ChArUco board",
-    "table": "run 'hivecam calibrate table' with the board or markers lying on the table",
     "profile": "run 'hivecam calibrate enroll PHOTO... --out PROFILE' with your pieces laid out",
 }
 

@@ -2,8 +2,7 @@
 
 Rendering is by inverse mapping: every output sub-pixel is undistorted to a ray,
 intersected with the table plane, and the sheet texture is sampled there, so lens
-distortion, perspective and anti-aliasing are exact. ``exact_table_points`` and
-``project`` give the ground truth the calibration is measured against.
+distortion, perspective and anti-aliasing are exact (``exact_table_points``).
 """
 
 from __future__ import annotations
@@ -26,10 +25,6 @@ class Pose:
 
     rotation: np.ndarray  # 3x3
     translation: np.ndarray  # (3,)
-
-    @property
-    def rvec(self) -> np.ndarray:
-        return cv2.Rodrigues(self.rotation)[0].ravel()
 
     @classmethod
     def look_at(cls, position: np.ndarray, target: np.ndarray, down: np.ndarray = np.array([0.0, 1.0, 0.0])
@@ -66,21 +61,12 @@ def survey_poses(count: int, distance_mm: float, seed: int = 0) -> list[Pose]:
     return poses
 
 
-def project(camera: CameraModel, pose: Pose, points_mm: np.ndarray, height_mm: float = 0.0) -> np.ndarray:
-    """Exact pixels (N, 2) of table points (N, 2) mm on a plane ``height_mm`` above the table."""
-    pts = np.asarray(points_mm, np.float64).reshape(-1, 2)
-    lifted = np.column_stack([pts, np.full(len(pts), -height_mm)])
-    pixels, _ = cv2.projectPoints(lifted.reshape(-1, 1, 3), pose.rvec, pose.translation, camera.matrix,
-                                  camera.distortion)
-    return pixels.reshape(-1, 2)
-
-
-def exact_table_points(camera: CameraModel, pose: Pose, pixels: np.ndarray, height_mm: float = 0.0) -> np.ndarray:
-    """Exact table (x, y) mm seen at ``pixels`` (N, 2) on a plane ``height_mm`` above the table."""
+def exact_table_points(camera: CameraModel, pose: Pose, pixels: np.ndarray) -> np.ndarray:
+    """Exact table (x, y) mm seen at ``pixels`` (N, 2)."""
     ideal = camera.undistort_points(pixels)
     rays = np.column_stack([ideal, np.ones(len(ideal))]) @ np.linalg.inv(camera.matrix).T
     r = pose.rotation
-    plane = np.column_stack([r[:, 0], r[:, 1], pose.translation - height_mm * r[:, 2]])
+    plane = np.column_stack([r[:, 0], r[:, 1], pose.translation])
     table = rays @ np.linalg.inv(plane).T
     return table[:, :2] / table[:, 2:]
 

@@ -9,16 +9,19 @@ Move(wS1 None->(0, 0))
 """
 
 from .board import Board
+from .clock import ClockState, TimeControl
 from .explain import Rule, Ruling, Violation, explain_cell, why_illegal
 from .gametype import ALL_GAME_TYPES, GameType, RuleOptions
 from .hexgrid import Hex
 from .pgn import PgnError, format_pgn, parse_pgn
 from .pieces import Bug, Colour, Piece
 from .move import PASS, GameState, IllegalMoveError, Move, NotationError, Outcome, Termination
-from .record import GameRecord, Mark, RecordedMove
+from .record import GameRecord, IllegalAttempt, Mark, RecordedMove
+from .setup import Setup
 from .sgf import SgfError, load_sgf, read_sgf
 
-__all__ = ["PASS", "ALL_GAME_TYPES", "Board", "Bug", "Colour", "GameRecord", "GameState", "GameType", "Hex",
-           "IllegalMoveError", "Mark", "Move", "NotationError", "Outcome", "Piece", "PgnError", "RecordedMove",
-           "Rule", "RuleOptions", "Ruling", "SgfError", "Termination", "Violation", "explain_cell",
+__all__ = ["PASS", "ALL_GAME_TYPES", "Board", "Bug", "ClockState", "Colour", "GameRecord", "GameState", "GameType",
+           "Hex", "IllegalAttempt", "IllegalMoveError", "Mark", "Move", "NotationError", "Outcome", "Piece",
+           "PgnError", "RecordedMove", "Rule", "RuleOptions", "Ruling", "Setup", "SgfError", "Termination",
+           "TimeControl", "Violation", "explain_cell",
            "format_pgn", "load_sgf", "parse_pgn", "read_sgf", "why_illegal"]

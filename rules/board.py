@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from . import movegen
 from .diagram import ascii_diagram
@@ -19,6 +19,9 @@ from .hexgrid import Hex, neighbours
 from .move import PASS, GameState, IllegalMoveError, Move, NotationError, Outcome, Termination
 from .pieces import Bug, Colour, Piece
 from .uhp import format_game_string, format_move, header_disagreement, parse_move, split_game_string
+
+if TYPE_CHECKING:
+    from .setup import Setup
 
 PositionKey = tuple[tuple[tuple[Hex, tuple[int, ...]], ...], int]
 """Every stack (cell and piece indices, bottom first) and the side to move (0 White, 1 Black)."""
@@ -57,6 +60,34 @@ class Board:
         self._seen: Counter[PositionKey] = Counter()
         self._bugs = self.game_type.bugs
         self._in_play = frozenset(self._bugs)
+        self.setup: Setup | None = None
+        self._start_ply = 0  # plies before the first move: those a set-up position stands for
+
+    @classmethod
+    def from_position(cls, setup: "Setup", game_type: GameType | str = "Base+MLP",
+                      options: RuleOptions | None = None) -> "Board":
+        """A board set up with ``setup``'s stacks and side to move (``ValueError`` for pieces not
+        in ``game_type``). Each player is taken to have had the fewest turns that could have put
+        their pieces down, which is exact while their Queen is in hand (so the Queen rules hold)."""
+        board = cls(game_type, options)
+        setup.check_game_type(board.game_type)
+        for cell, stack in setup.stacks.items():
+            board._stacks[cell] = list(stack)
+            for piece in stack:
+                board._where[piece.index] = cell
+        white = sum(p.colour is Colour.WHITE for p in setup.pieces())
+        black = len(setup.pieces()) - white
+        if setup.to_move is Colour.WHITE:
+            board._start_ply = 2 * max(white, black)
+        else:
+            board._start_ply = 2 * max(white - 1, black) + 1
+        board.setup = setup
+        board._outcome = board._judge()
+        board._state = board._outcome.state if board._outcome else (
+            GameState.IN_PROGRESS if board._stacks else GameState.NOT_STARTED)
+        if board.options.repetition_draw:
+            board._seen[board.position_key()] += 1
+        return board
 
     # ----------------------------------------------------------------- queries
     @property
@@ -65,14 +96,24 @@ class Board:
         return len(self._history)
 
     @property
+    def start_ply(self) -> int:
+        """The plies a set-up position stands for (0 for a game from the empty board)."""
+        return self._start_ply
+
+    @property
+    def _plies(self) -> int:
+        """Plies since the empty board: the set-up position's, then those played here."""
+        return self._start_ply + len(self._history)
+
+    @property
     def turn(self) -> Colour:
         """The colour to move."""
-        return Colour.WHITE if len(self._history) % 2 == 0 else Colour.BLACK
+        return Colour.WHITE if self._plies % 2 == 0 else Colour.BLACK
 
     @property
     def turn_number(self) -> int:
         """The full-move number shown in UHP ``White[3]``: both colours share it."""
-        return len(self._history) // 2 + 1
+        return self._plies // 2 + 1
 
     @property
     def state(self) -> GameState:
@@ -146,7 +187,7 @@ class Board:
     def player_turn(self, colour: Colour | None = None) -> int:
         """How many turns ``colour`` (default: the side to move) has begun, this one included."""
         colour = colour or self.turn
-        plies = len(self._history)
+        plies = self._plies
         played = (plies + 1) // 2 if colour is Colour.WHITE else plies // 2
         return played + (1 if colour is self.turn else 0)
 
@@ -246,7 +287,7 @@ class Board:
     def position_key(self) -> PositionKey:
         """A hashable description of the position and the side to move (for repetition)."""
         cells = tuple(sorted((cell, tuple(p.index for p in stack)) for cell, stack in self._stacks.items()))
-        return (cells, len(self._history) % 2)
+        return (cells, self._plies % 2)
 
     def repetitions(self) -> int:
         """How many times the current position has occurred (tracked with ``repetition_draw``)."""
@@ -268,7 +309,11 @@ class Board:
         return self._history[-1].move
 
     def game_string(self) -> str:
-        """The UHP GameString of this game."""
+        """The UHP GameString of this game (one from an empty board: see ``GameRecord.to_game_string``
+        for a game from a set-up position)."""
+        if self.setup is not None:
+            raise ValueError("a game from a set-up position has no GameString of its own moves: "
+                             "GameRecord.to_game_string() looks for moves that reach the position")
         return format_game_string(self)
 
     @classmethod
@@ -291,18 +336,24 @@ class Board:
 
     def copy(self) -> "Board":
         """An independent board with the same history."""
-        other = Board(self.game_type, self.options)
+        other = self._fresh()
         for move in self.move_stack:
             other.push(move)
         return other
 
     def replay(self) -> Iterator["Board"]:
         """Boards after each move of this game, from the start (each a fresh copy)."""
-        board = Board(self.game_type, self.options)
+        board = self._fresh()
         yield board.copy()
         for move in self.move_stack:
             board.push(move)
             yield board.copy()
+
+    def _fresh(self) -> "Board":
+        """A board before this one's first move: empty, or its set-up position."""
+        if self.setup is None:
+            return Board(self.game_type, self.options)
+        return Board.from_position(self.setup, self.game_type, self.options)
 
     def placement_cells(self, colour: Colour) -> list[Hex]:
         """Empty cells where ``colour`` may place a new piece now."""
@@ -312,6 +363,8 @@ class Board:
         return self._stacks.keys()
 
     def __repr__(self) -> str:
+        if self.setup is not None:
+            return f"Board(setup {str(self.setup)!r}, {len(self._history)} moves)"
         return f"Board({self.game_string()!r})"
 
     def __str__(self) -> str:

@@ -5,9 +5,18 @@ Both write the tag pairs ``[GameType "Base+MLP"]``, ``[Date "2026.11.22"]``, ``[
 (a UHP game state), a blank line, then one move per line numbered by half-move
 (``1. wS1``, ``2. bG1 -wS1``, ... ``72. pass``) and, once the game is over, its result on
 the last line. Mzinga attaches a ``{...}`` line to the move before it, so hivecam writes
-each move's time, mark and comment there: ``{[%time 83.5] [%mark override] arbiter's call}``.
+each move's thinking time, clock, mark and comment there:
+``{[%emt 0:00:12] [%clk 0:14:58] [%mark override] arbiter's call}`` (``%clk``, the time left
+after the move, only with a ``[TimeControl "15+10"]`` tag; a move timed by a date-time keeps it
+as ``[%time 2026-11-22T18:00:00]``). Older files with ``[%time 83.5]`` (seconds) are still read.
+An illegal attempt gets its own comment line after the move it followed:
+``{[%illegal wG1 bS1\\] [%player w] [%at 0:03:10] [%rule No moving before the Queen] White's
+Queen is not placed; taken back by White}``. Tags ``Time`` (the start, local) and
+``TimeControl`` are written when set.
 A result the board does not show (a resignation, say) gets ``[Termination "resignation"]``;
-older rule options get ``[QueenMayOpen "true"]`` / ``[RepetitionDraw "true"]``. A move an
+older rule options get ``[QueenMayOpen "true"]`` / ``[RepetitionDraw "true"]``; a game picked up
+from the table gets ``[SetUp "1"]`` and ``[Position "b 0,0:wQ 1,0:bS1/bB1"]`` (``rules.setup``), its
+moves numbered from 1 after the position. A move an
 arbiter kept against the rules stays in the game with ``[%mark override]`` in its comment:
 hivecam replays it; an engine that knows only the rules will stop there.
 
@@ -20,9 +29,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .clock import format_clock, move_seconds, parse_clock, times_left
 from .gametype import GameType, RuleOptions
 from .move import GameState, IllegalMoveError, NotationError, Outcome, Termination
-from .record import DERIVED_TAGS, STANDARD_TAGS, GameRecord, Timestamp
+from .pieces import Colour
+from .setup import Setup
+from .record import DERIVED_TAGS, STANDARD_TAGS, GameRecord, IllegalAttempt, Timestamp
 
 _RESULTS = {
     "WhiteWins": GameState.WHITE_WINS, "1-0": GameState.WHITE_WINS,
@@ -34,7 +46,9 @@ _OPTION_TAGS = {"QueenMayOpen": "queen_may_open", "RepetitionDraw": "repetition_
 _TAG = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _NUMBER = re.compile(r"([0-9]+)\.+(.*)")
 _MAX_NUMBER_DIGITS = 9
-_COMMAND = re.compile(r"\[%(time|mark)\s+([^\]]*)\]")
+_COMMAND = re.compile(r"\[%(\w+)\s+([^\]]*)\]")
+_MOVE_COMMANDS = ("emt", "clk", "time", "mark")
+_BY = {"w": "White", "b": "Black", "arbiter": "the arbiter"}
 
 
 class PgnError(NotationError):
@@ -49,26 +63,28 @@ def format_pgn(record: GameRecord) -> str:
             "Result": result.value}
     if record.declared is not None:
         tags["Termination"] = record.declared.termination.value
+    if record.setup is not None:
+        tags.update(SetUp="1", Position=str(record.setup))
     for tag, option in _OPTION_TAGS.items():
         if getattr(record.options, option):
             tags[tag] = "true"
     tags.update((name, value) for name, value in record.tags.items() if name not in tags)
     lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
-    if record.moves or record.comment:
+    if record.moves or record.comment or record.attempts:
         lines.append("")
     if record.comment:
         lines.append("{" + record.comment + "}")
-    for number, entry in enumerate(record.moves, start=1):
+    lines += _attempt_lines(record, 0)
+    for number, (entry, times) in enumerate(zip(record.moves, _move_times(record)), start=1):
         lines.append(f"{number}. {entry.uhp}")
-        parts = []
-        if entry.timestamp is not None:
-            parts.append(f"[%time {_format_timestamp(entry.timestamp)}]")
+        parts = list(times)
         if entry.mark is not None:
             parts.append(f"[%mark {entry.mark.value}]")
         if entry.comment:
             parts.append(entry.comment)
         if parts:
             lines.append("{" + " ".join(parts) + "}")
+        lines += _attempt_lines(record, number)
     if result.is_over:
         lines += ["", result.value]
     return "\n".join(lines) + "\n"
@@ -78,10 +94,37 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _format_timestamp(value: Timestamp) -> str:
-    if isinstance(value, str):
-        return value
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
+def _move_times(record: GameRecord) -> list[list[str]]:
+    """Each move's time commands: thinking time (whole seconds of the game clock, so they add up
+    to the move's time) and, with a time control, the time left; a date-time as it is."""
+    control = record.time_control
+    lefts = times_left(record, control) if control else None
+    commands: list[list[str]] = []
+    before = 0
+    for index, (entry, seconds) in enumerate(zip(record.moves, move_seconds(record))):
+        if isinstance(entry.timestamp, str):
+            commands.append([f"[%time {entry.timestamp}]"])
+            continue
+        if entry.timestamp is None:
+            commands.append([])
+            continue
+        now = int(seconds)
+        commands.append([f"[%emt {format_clock(now - before)}]"]
+                        + ([f"[%clk {format_clock(lefts[index])}]"] if lefts else []))
+        before = now
+    return commands
+
+
+def _attempt_lines(record: GameRecord, ply: int) -> list[str]:
+    lines = []
+    for attempt in record.attempts:
+        if attempt.ply != ply:
+            continue
+        at = "" if attempt.timestamp is None else f" [%at {format_clock(attempt.timestamp)}]"
+        ending = attempt.resolution if attempt.by is None else f"{attempt.resolution} by {_BY[attempt.by]}"
+        lines.append(f"{{[%illegal {attempt.uhp}] [%player {attempt.colour.value}]{at} [%rule {attempt.rule}] "
+                     f"{attempt.message}; {ending}}}")
+    return lines
 
 
 # ------------------------------------------------------------------- reading
@@ -115,21 +158,41 @@ def parse_pgn(text: str, options: RuleOptions | None = None) -> GameRecord:
         game_type = GameType.parse(game_type_text)
     except ValueError as exc:
         raise PgnError(f"line {line}: {exc}") from None
-    record = GameRecord(game_type, options or _options(parsed.tags))
+    record = GameRecord(game_type, options or _options(parsed.tags), _setup(parsed.tags, game_type))
     for name, (value, line) in parsed.tags.items():
         if name not in DERIVED_TAGS:
             try:
                 record.set_tag(name, value)
             except ValueError as exc:
                 raise PgnError(f"line {line}: {exc}") from None
+    notes = [c for c in parsed.game_comments if not c.startswith("[%illegal")]
     try:
-        record.comment = "\n".join(parsed.game_comments)
+        record.comment = "\n".join(notes)
     except ValueError as exc:
         raise PgnError(f"line 1: the comment before the moves: {exc}") from None
+    _add_attempts(record, [c for c in parsed.game_comments if c.startswith("[%illegal")], "before the first move")
+    elapsed = 0
     for ply, entry in enumerate(parsed.entries, start=1):
-        _append(record, ply, entry)
+        elapsed = _append(record, ply, entry, elapsed)
     _settle_result(record, parsed)
     return record
+
+
+def _setup(tags: dict[str, tuple[str, int]], game_type: GameType) -> Setup | None:
+    """The set-up position of ``[SetUp "1"]`` and ``[Position "..."]``, if any."""
+    flag, position = tags.get("SetUp"), tags.get("Position")
+    if flag is None or flag[0] == "0":
+        if position is not None:
+            raise PgnError(f"line {position[1]}: [Position] without [SetUp \"1\"]")
+        return None
+    if flag[0] != "1" or position is None:
+        raise PgnError(f"line {flag[1]}: [SetUp] must be \"1\" with a [Position \"...\"] tag (or \"0\")")
+    try:
+        setup = Setup.parse(position[0])
+        setup.check_game_type(game_type)
+    except ValueError as exc:
+        raise PgnError(f"line {position[1]}: the set-up position: {exc}") from None
+    return setup
 
 
 def _options(tags: dict[str, tuple[str, int]]) -> RuleOptions:
@@ -223,32 +286,62 @@ def _attach_comment(parsed: _Parsed, comment: str) -> None:
         (parsed.entries[-1].comments if parsed.entries else parsed.game_comments).append(comment)
 
 
-def _append(record: GameRecord, ply: int, entry: _Entry) -> None:
+def _append(record: GameRecord, ply: int, entry: _Entry, elapsed: int) -> int:
+    """Record ``entry``'s move and the attempts after it; return the game clock after it
+    (whole seconds: the thinking times so far)."""
     shown = entry.text if len(entry.text) <= 40 else entry.text[:40] + "..."
     where = f"line {entry.line}: move {ply} ({shown!r})"
     if entry.number is not None and entry.number != ply:
         raise PgnError(f"{where} is numbered {entry.number}; moves are numbered by half-move from 1")
-    timestamp: Timestamp | None = None
-    mark: str | None = None
+    attempts = [c for c in entry.comments if c.startswith("[%illegal")]
+    commands: dict[str, str] = {}
     notes = []
     for comment in entry.comments:
+        if comment in attempts:
+            continue
         for command, value in _COMMAND.findall(comment):
-            value = value.strip()
-            if command == "time":
-                if timestamp is not None:
-                    raise PgnError(f"{where} has two [%time] comments")
-                timestamp = _parse_timestamp(value)
-            else:
-                if mark is not None:
-                    raise PgnError(f"{where} has two [%mark] comments")
-                mark = value
-        notes.append(_COMMAND.sub("", comment).strip())
+            if command in _MOVE_COMMANDS:
+                if command in commands:
+                    raise PgnError(f"{where} has two [%{command}] comments")
+                commands[command] = value.strip()
+        notes.append(_COMMAND.sub(lambda m: "" if m.group(1) in _MOVE_COMMANDS else m.group(0), comment).strip())
+    timestamp: Timestamp | None = None
     try:
-        record.append(entry.text, timestamp, mark, "\n".join(n for n in notes if n))
+        if "emt" in commands:
+            elapsed += parse_clock(commands["emt"])
+            timestamp = elapsed
+        elif "time" in commands:
+            timestamp = _parse_timestamp(commands["time"])
+        record.append(entry.text, timestamp, commands.get("mark"), "\n".join(n for n in notes if n))
     except IllegalMoveError as exc:
         raise PgnError(f"{where} is illegal: {exc}") from exc
     except ValueError as exc:
         raise PgnError(f"{where}: {exc}") from exc
+    _add_attempts(record, attempts, f"after move {ply} (line {entry.line})")
+    return elapsed
+
+
+def _add_attempts(record: GameRecord, comments: list[str], where: str) -> None:
+    for comment in comments:
+        try:
+            record.add_attempt(_attempt(comment, len(record.moves)))
+        except ValueError as exc:
+            raise PgnError(f"the illegal attempt {where}: {exc}") from None
+
+
+def _attempt(comment: str, ply: int) -> IllegalAttempt:
+    """An ``{[%illegal ...]}`` comment read back (see the module docstring)."""
+    commands = {name: value.strip() for name, value in _COMMAND.findall(comment)}
+    text, _, ending = _COMMAND.sub("", comment).strip().rpartition("; ")
+    resolution, by = ending, None
+    for code, name in _BY.items():
+        if ending.endswith(f" by {name}"):
+            resolution, by = ending[:-len(f" by {name}")], code
+    if "player" not in commands or "rule" not in commands:
+        raise ValueError("it needs [%player w|b] and [%rule ...]")
+    at = commands.get("at")
+    return IllegalAttempt(ply, commands["illegal"], Colour(commands["player"]), commands["rule"], text,
+                          None if at is None else float(parse_clock(at)), resolution, by)
 
 
 def _parse_timestamp(value: str) -> Timestamp:

@@ -2,7 +2,10 @@
 
 A ``GameRecord`` is built move by move with ``append``, which checks each move against the
 replayed position. An arbiter's ruling can force a move the engine rejects: append it with
-``mark="override"`` and it is recorded, and replayed, as played.
+``mark="override"`` and it is recorded, and replayed, as played. Illegal attempts (moves
+tried, then taken back, overridden or corrected) are kept in ``attempts``; a game picked up
+from the table starts from its ``setup`` position (``rules.setup``); the ``TimeControl``
+tag sets the clocks (``rules.clock``).
 
 >>> record = GameRecord("Base", White="Ann", Black="Bob")
 >>> record.append("wS1", timestamp=2.5).uhp
@@ -17,21 +20,24 @@ replayed position. An arbiter's ruling can force a move the engine rejects: appe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import Enum
 from typing import Iterator
 
 from .board import Board
+from .clock import TimeControl
 from .gametype import GameType, RuleOptions
 from .move import GameState, Move, Outcome, Termination
 from .pieces import Colour
+from .reach import Unreachable, moves_to_reach
+from .setup import Setup
 from .uhp import format_game_string, split_game_string
 
 # Tags every record has (empty until set), in the order Mzinga writes them.
 STANDARD_TAGS = ("Date", "Event", "Site", "Round", "White", "Black")
 # Tags a record derives from its own data (game type, result, rule options), not free text.
-DERIVED_TAGS = ("GameType", "Result", "Termination", "QueenMayOpen", "RepetitionDraw")
+DERIVED_TAGS = ("GameType", "Result", "Termination", "QueenMayOpen", "RepetitionDraw", "SetUp", "Position")
 
 Timestamp = float | str
 """When a move was made: seconds since the game started, or an ISO 8601 date-time."""
@@ -42,6 +48,43 @@ class Mark(Enum):
 
     OVERRIDE = "override"  # an arbiter made the players keep a move the engine rejects
     CORRECTION = "correction"  # a person fixed a move the camera misread
+
+
+RESOLUTIONS = ("pending", "taken back", "overridden", "corrected")
+"""What became of an illegal attempt: still on the board, or who ended it and how."""
+RESOLVERS = ("w", "b", "arbiter")
+
+
+@dataclass(frozen=True)
+class IllegalAttempt:
+    """A move someone tried that the rules forbid, kept in the record after it is resolved.
+
+    ``ply`` is the number of moves recorded before it; ``colour`` the player charged;
+    ``rule`` the rule's short name and ``message`` what happened; ``resolution`` one of
+    ``RESOLUTIONS`` and ``by`` who resolved it (``"w"``, ``"b"`` or ``"arbiter"``; None while
+    pending).
+    """
+
+    ply: int
+    uhp: str
+    colour: Colour
+    rule: str
+    message: str
+    timestamp: float | None = None
+    resolution: str = "pending"
+    by: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.resolution not in RESOLUTIONS:
+            raise ValueError(f"resolution {self.resolution!r} is not one of {', '.join(RESOLUTIONS)}")
+        if (self.by is None) != (self.resolution == "pending") or self.by not in (None, *RESOLVERS):
+            raise ValueError(f"an attempt {self.resolution} is resolved by one of {', '.join(RESOLVERS)} "
+                             f"(none while pending), not {self.by!r}")
+        for text in (self.uhp, self.rule, self.message):
+            _check_comment(text)
+        if self.ply < 0:
+            raise ValueError(f"an attempt follows move {self.ply}: moves are counted from 0")
+        _check_timestamp(self.timestamp)
 
 
 @dataclass(frozen=True)
@@ -59,12 +102,14 @@ class GameRecord:
     """A whole game: game type, rule options, tags, moves and how it ended."""
 
     def __init__(self, game_type: GameType | str = "Base+MLP", options: RuleOptions | None = None,
-                 **tags: str) -> None:
-        self._board = Board(game_type, options)
+                 setup: Setup | None = None, **tags: str) -> None:
+        self._board = Board(game_type, options) if setup is None else Board.from_position(setup, game_type, options)
+        self._reached: list[Move] | Unreachable | None = None  # moves_to_reach(setup), once looked for
         self.tags: dict[str, str] = dict.fromkeys(STANDARD_TAGS, "")
         for name, value in tags.items():
             self.set_tag(name, value)
         self.moves: list[RecordedMove] = []
+        self.attempts: list[IllegalAttempt] = []
         self._comment = ""
         self._declared: Outcome | None = None
 
@@ -85,7 +130,29 @@ class GameRecord:
                              "(its game type and options, its moves, resign()/agree_draw()/declare())")
         if not isinstance(value, str) or "\n" in value or "\r" in value:
             raise ValueError(f"tag {name} must be one line of text, not {value!r}")
+        if name == "TimeControl":
+            TimeControl.parse(value)
         self.tags[name] = value
+
+    def set_start(self, when: datetime) -> None:
+        """Date and Time tags of the start of the game (``2026.11.24``, ``18:05:00``, local time)."""
+        self.set_tag("Date", when.strftime("%Y.%m.%d"))
+        self.set_tag("Time", when.strftime("%H:%M:%S"))
+
+    @property
+    def time_control(self) -> TimeControl | None:
+        """The ``[TimeControl "15+10"]`` tag, read; None without one."""
+        return TimeControl.parse(self.tags.get("TimeControl", ""))
+
+    @property
+    def setup(self) -> Setup | None:
+        """The position the game was picked up from (None: from the empty board)."""
+        return self._board.setup
+
+    @property
+    def first_to_move(self) -> Colour:
+        """Who made (or makes) the record's first move."""
+        return Colour.WHITE if self.setup is None else self.setup.to_move
 
     @property
     def comment(self) -> str:
@@ -132,7 +199,25 @@ class GameRecord:
         if not self.moves:
             raise ValueError("there is no move to take back")
         self._board.pop()
-        return self.moves.pop()
+        entry = self.moves.pop()
+        self.attempts = [a for a in self.attempts if a.ply <= len(self.moves)]
+        return entry
+
+    # --------------------------------------------------------------- attempts
+    def add_attempt(self, attempt: IllegalAttempt) -> None:
+        """Keep an illegal attempt made after the moves recorded so far."""
+        if attempt.ply != len(self.moves):
+            raise ValueError(f"an attempt made now follows move {len(self.moves)}, not {attempt.ply}")
+        self.attempts.append(attempt)
+
+    def resolve_attempt(self, resolution: str, by: str) -> IllegalAttempt:
+        """Say how the pending attempt ended (``"taken back"`` by ``"w"``, ...); return it."""
+        index = next((i for i in range(len(self.attempts) - 1, -1, -1)
+                      if self.attempts[i].resolution == "pending"), None)
+        if index is None:
+            raise ValueError("there is no pending illegal attempt to resolve")
+        self.attempts[index] = replace(self.attempts[index], resolution=resolution, by=by)
+        return self.attempts[index]
 
     # ----------------------------------------------------------------- result
     def declare(self, outcome: Outcome) -> None:
@@ -186,22 +271,55 @@ class GameRecord:
     def to_game_string(self) -> str:
         """The UHP GameString of the game, its state the record's result (so a resignation reads
         ``WhiteWins``, as in PGN). UHP cannot hold a move an arbiter allowed against the rules, so
-        the string stops before the first override (``game_string_note`` says so)."""
+        the string stops before the first override; a game from a set-up position begins with moves
+        that reach it (``moves_to_reach``), or is only its header when none were found
+        (``game_string_note`` says why)."""
         cut = self._first_override()
-        if cut is None:
-            return format_game_string(self._board, self.result)
-        board = Board(self.game_type, self.options)
-        for entry in self.moves[:cut]:
-            board.push(entry.move)
-        return format_game_string(board)
+        lead = self._lead_in()
+        if cut is None and not isinstance(lead, Unreachable):
+            return format_game_string(self._whole_board(lead, self.moves), self.result)
+        if isinstance(lead, Unreachable):
+            return f"{self.game_type};{GameState.NOT_STARTED.value};White[1]"
+        return format_game_string(self._whole_board(lead, self.moves[:cut]))
 
     def game_string_note(self) -> str | None:
-        """Why ``to_game_string`` stops short of the whole game, or None when it does not."""
+        """Why ``to_game_string`` is not the whole game as played, or None when it is."""
+        lead = self._lead_in()
+        if isinstance(lead, Unreachable):
+            return (f"This game began from a position set up on the table, and no legal game reaching it was "
+                    f"found ({lead}), so the GameString holds no moves. The PGN holds the position and the game.")
+        notes = []
+        if lead:
+            notes.append(f"This game began from a position set up on the table: the GameString's first {len(lead)} "
+                         "moves are a legal game reaching it (up to where the hive lies), not moves played here.")
         cut = self._first_override()
-        if cut is None:
-            return None
-        return (f"The GameString stops before move {cut + 1} ({self.moves[cut].uhp}), which an arbiter "
-                "allowed against the rules: UHP cannot record it. The PGN holds the whole game.")
+        if cut is not None:
+            notes.append(f"The GameString stops before move {cut + 1} ({self.moves[cut].uhp}), which an arbiter "
+                         "allowed against the rules: UHP cannot record it. The PGN holds the whole game.")
+        return " ".join(notes) or None
+
+    def _lead_in(self) -> list[Move] | Unreachable:
+        """Moves from the empty board to the set-up position (none without one), or why there are none."""
+        setup = self.setup
+        if setup is None:
+            return []
+        if self._reached is None:
+            try:
+                self._reached = moves_to_reach(setup, self.game_type, self.options)
+            except Unreachable as exc:
+                self._reached = exc
+        return self._reached
+
+    def _whole_board(self, lead: list[Move], moves: list[RecordedMove]) -> Board:
+        """A board from empty with ``lead``, then ``moves`` (shifted to where ``lead`` left the hive)."""
+        board = Board(self.game_type, self.options)
+        for move in lead:
+            board.push(move)
+        shift = _shift(self.setup, board) if self.setup is not None and lead else (0, 0)
+        for entry in moves:
+            move = entry.move
+            board.push(Move(move.piece, _moved(move.dest, shift), _moved(move.origin, shift)))
+        return board
 
     def _first_override(self) -> int | None:
         return next((i for i, entry in enumerate(self.moves) if entry.mark is Mark.OVERRIDE), None)
@@ -218,14 +336,25 @@ class GameRecord:
 
     @classmethod
     def from_board(cls, board: Board, **tags: str) -> "GameRecord":
-        """A record of the moves played on ``board`` (each checked again)."""
-        record = cls(board.game_type, board.options, **tags)
+        """A record of the moves played on ``board`` (each checked again) from its set-up position, if any."""
+        record = cls(board.game_type, board.options, board.setup, **tags)
         for move in board.move_stack:
             record.append(move)
         return record
 
     def __repr__(self) -> str:
         return f"GameRecord({self.game_type}, {len(self.moves)} moves, {self.result.value})"
+
+
+def _shift(setup: Setup, board: Board) -> tuple[int, int]:
+    """How far ``board``'s hive lies from ``setup``'s (the same position shifted)."""
+    here = min(board.stacks())
+    there = min(setup.stacks)
+    return (here[0] - there[0], here[1] - there[1])
+
+
+def _moved(cell: tuple[int, int] | None, shift: tuple[int, int]) -> tuple[int, int] | None:
+    return None if cell is None else (cell[0] + shift[0], cell[1] + shift[1])
 
 
 def _check_timestamp(value: Timestamp | datetime | None) -> Timestamp | None:

@@ -1,4 +1,4 @@
-"""``hivecam detect IMAGE [--profile P] [--calibration C]``: print the tiles of one photo as JSON."""
+"""``hivecam detect IMAGE [--profile P] [--camera-file C]``: print the tiles of one photo as JSON."""
 
 from __future__ import annotations
 
@@ -16,14 +16,20 @@ from vision.profile import CreatureProfile, default_profile
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("image", metavar="IMAGE", help="a photo or frame (png, jpg...)")
     parser.add_argument("--profile", help="creature profile from 'hivecam calibrate enroll' (default: built-in)")
-    parser.add_argument("--calibration", help="camera calibration file: undistort before detecting")
+    parser.add_argument("--camera-file", help="camera intrinsics (hivecam calibrate camera): undistort before "
+                                              "detecting")
+    parser.add_argument("--calibration", dest="old_camera_file", help=argparse.SUPPRESS)  # the old name
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.old_camera_file:
+        print("hivecam detect: --calibration is now called --camera-file (as in serve and referee); "
+              "the old name will go", file=sys.stderr)
+    camera_file = args.camera_file or args.old_camera_file
     try:
         frame = read_image(args.image)
         profile = CreatureProfile.load(args.profile) if args.profile else default_profile()
-        camera = CameraModel.load(args.calibration) if args.calibration else None
+        camera = CameraModel.load(camera_file) if camera_file else None
         observation = Detector(profile, camera).detect(frame)
     except (CalibrationFileError, ValueError) as exc:
         print(f"hivecam detect: {exc}", file=sys.stderr)

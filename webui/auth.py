@@ -9,7 +9,9 @@ cookie-signing key and the session generation.
 
 Sessions are signed cookies the server does not list, so each carries the generation it
 was made in: logging out, changing the PIN, or starting with a different ``HIVECAM_PIN``
-moves the generation on and every older cookie stops controlling.
+moves the generation on and every older cookie stops controlling. A forgotten PIN is
+replaced with ``hivecam pin --reset`` on the hivecam machine; a running server notices the
+changed ``control.json`` at the next PIN check or control request.
 
 The brake counts a guess before its hash is computed, so guesses sent in parallel cannot
 slip past it: each address may have ``MAX_FAILURES`` wrong (or undecided) guesses in
@@ -72,10 +74,12 @@ class Control:
         self._failures: dict[str, deque[float]] = {}
         self._all_failures: deque[float] = deque()
         self.new_pin: str | None = None  # set when a PIN was generated now (to print once)
+        self._stamp: tuple[int, int] | None = None  # the file as last read or written (mtime, size)
         stored = self._read()
         self.secret_key = bytes.fromhex(stored["secret"]) if "secret" in stored else secrets.token_bytes(32)
-        self.generation = int(stored.get("generation", 0))
+        self._generation = int(stored.get("generation", 0))
         from_env = os.environ.get(PIN_ENV)
+        self.from_env = bool(from_env)
         if "hash" in stored:
             self._salt, self._digest = bytes.fromhex(stored["salt"]), bytes.fromhex(stored["hash"])
         if from_env:
@@ -92,7 +96,9 @@ class Control:
         if not self.path.exists():
             return {}
         try:
+            info = self.path.stat()
             stored = json.loads(self.path.read_text(encoding="utf-8"))
+            self._stamp = (info.st_mtime_ns, info.st_size)
             if not isinstance(stored, dict) or not isinstance(stored.get("generation", 0), int):
                 raise ValueError("not a settings object")
             for key in ("secret", "salt", "hash"):
@@ -107,6 +113,34 @@ class Control:
             log.error("%s is damaged (%s): kept as %s; a new PIN and session key are made", self.path, exc, aside)
             return {}
 
+    @property
+    def generation(self) -> int:
+        """The current session generation (after any ``hivecam pin --reset`` since)."""
+        self._refresh()
+        return self._generation
+
+    def recovery(self) -> str:
+        """How to get control back without the PIN, in one sentence for the page and the log."""
+        if self.from_env:
+            return (f"The PIN is the {PIN_ENV} setting of hivecam's service: change it there "
+                    "(sudo systemctl edit hivecam) and restart hivecam.")
+        return (f"Forgot the PIN? On the hivecam machine run 'hivecam pin --reset --data {self.path.parent}': "
+                "it prints a new PIN, in use at once (every device logs in again).")
+
+    def _refresh(self) -> None:
+        """Take up a PIN reset written to the file by ``hivecam pin`` since it was last read."""
+        try:
+            info = self.path.stat()
+        except OSError:
+            return
+        if (info.st_mtime_ns, info.st_size) == self._stamp:
+            return
+        with self._lock:
+            stored = self._read()
+            if "hash" in stored:
+                self._salt, self._digest = bytes.fromhex(stored["salt"]), bytes.fromhex(stored["hash"])
+                self._generation = max(self._generation, int(stored.get("generation", 0)))
+
     def _matches(self, pin: str) -> bool:
         return hmac.compare_digest(_hash(pin, self._salt), self._digest)
 
@@ -114,33 +148,44 @@ class Control:
         """Store ``pin`` (new salt) and end every session."""
         self._salt = secrets.token_bytes(16)
         self._digest = _hash(pin, self._salt)
-        self.generation += 1
+        self._generation += 1
 
     def _save(self) -> None:
         data = {"secret": self.secret_key.hex(), "salt": self._salt.hex(), "hash": self._digest.hex(),
-                "generation": self.generation}
+                "generation": self._generation}
         write_atomic(self.path, json.dumps(data).encode("utf-8"), mode=0o600)
+        info = self.path.stat()
+        self._stamp = (info.st_mtime_ns, info.st_size)
 
     def change_pin(self, pin: str) -> int:
         """Set a new PIN (the caller checked the current one); return the new generation."""
         check_pin_format(pin)
+        self._refresh()
         with self._lock:
             self._set(pin)
             self._save()
-            return self.generation
+            return self._generation
 
     def end_sessions(self) -> int:
         """Move the generation on (every session ends); return the new generation."""
+        self._refresh()
         with self._lock:
-            self.generation += 1
+            self._generation += 1
             self._save()
-            return self.generation
+            return self._generation
+
+    def reset_pin(self) -> str:
+        """Replace the PIN with a new random one (every session ends); return it."""
+        pin = f"{secrets.randbelow(10 ** 6):06d}"
+        self.change_pin(pin)
+        return pin
 
     def verify(self, client: str, pin: str) -> bool:
         """Check ``pin`` for ``client``; ``TooManyGuesses`` if the brake is on.
 
         The guess is counted as a failure before hashing and forgiven only if it was right.
         """
+        self._refresh()
         with self._lock:
             now = time.monotonic()
             mine = self._failures.setdefault(client, deque())

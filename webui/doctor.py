@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import shutil
 import sqlite3
 import tempfile
@@ -35,7 +36,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="data folder of hivecam serve")
     parser.add_argument("--profile", help="creature profile (default: DATA/profile.json if present)")
     parser.add_argument("--camera-file", help="camera intrinsics (default: DATA/camera.json if present)")
-    parser.add_argument("--table-file", help="table calibration (default: DATA/table.json if present)")
+
+
+def quiet_opencv() -> None:
+    """Keep OpenCV's own warnings (a camera it cannot open, ...) off the terminal: the
+    findings say what matters, with the fix."""
+    os.environ["OPENCV_LOG_LEVEL"] = "SILENT"  # for code that reads it when cv2 loads
+    import cv2
+
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
 
 
 def check_camera(source: str) -> tuple[Finding, tuple[int, int] | None]:
@@ -125,7 +134,6 @@ def check_log(db: Path) -> list[Finding]:
 
 def diagnose(args: argparse.Namespace) -> list[Finding]:
     from calibration.camera import CameraModel
-    from calibration.table import TableModel
     from vision.profile import CreatureProfile
 
     from webui.enrollment import PROFILE_NAME
@@ -147,8 +155,6 @@ def diagnose(args: argparse.Namespace) -> list[Finding]:
         check_opencv(),
         check_file("camera calibration", chosen(args.camera_file, CAMERA_NAME), fitting_camera,
                    "none: hivecam assumes an ideal lens (optional: hivecam calibrate camera)"),
-        check_file("table calibration", chosen(args.table_file, "table.json"), TableModel.load,
-                   "none: hivecam measures the table from the tiles (optional: hivecam calibrate table)"),
         check_file("creature profile", chosen(args.profile, PROFILE_NAME), CreatureProfile.load,
                    "none: using the built-in profile; enrol your own set for best results "
                    "(hivecam calibrate enroll)"),
@@ -157,6 +163,7 @@ def diagnose(args: argparse.Namespace) -> list[Finding]:
 
 
 def run(args: argparse.Namespace) -> int:
+    quiet_opencv()
     findings = diagnose(args)
     for finding in findings:
         print(f"{finding.level:<4}  {finding.what}: {finding.detail}")

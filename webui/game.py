@@ -11,15 +11,16 @@ import logging
 import threading
 import time
 from dataclasses import replace
-from datetime import date
+from datetime import datetime
 from typing import Any, Callable
 
 from rules.gametype import GameType, RuleOptions
 from rules.observation import Observation
 from rules.pieces import Colour
 from rules.record import GameRecord
-from rules.referee import Referee, RefereeConfig
-from rules.referee.events import Event
+from rules.referee import Event, Referee, RefereeConfig, TablePosition
+from rules.setup import Setup
+from webui import pagedata
 from webui.hub import Hub
 from webui.store import GameStore
 
@@ -30,9 +31,10 @@ class GameService:
     """Owns the referee of the current game; every method is thread-safe."""
 
     def __init__(self, store: GameStore, hub: Hub, config: RefereeConfig | None = None,
-                 first: GameRecord | None = None) -> None:
-        """Resume the latest game of ``store``; with none, start ``first`` (default Base+MLP)."""
-        self.store, self.hub = store, hub
+                 first: GameRecord | None = None, site: str = "hivecam") -> None:
+        """Resume the latest game of ``store``; with none, start ``first`` (default Base+MLP).
+        ``site`` (the board's name) is the ``Site`` of every game begun here."""
+        self.store, self.hub, self.site = store, hub, site
         self.config = config or RefereeConfig()
         self._lock = threading.RLock()
         self.camera: dict[str, Any] = {"status": "starting", "message": "opening the camera"}
@@ -48,15 +50,17 @@ class GameService:
             except (ValueError, KeyError) as exc:  # a log row that no longer replays (edited by hand?)
                 log.error("game %d cannot be resumed (%s): it stays in the log; a new game begins", latest, exc)
                 self.notices.append(f"Game {latest} could not be resumed ({exc}); a new game began.")
-        self._start(first or GameRecord("Base+MLP"))
+        self._start(first or new_record("Base+MLP", RuleOptions()))
 
     # ----------------------------------------------------------------- games
     def _start(self, record: GameRecord) -> None:
-        self.referee = Referee(record.game_type, record.options, self.config)
-        for name, value in record.tags.items():
-            self.referee.record.set_tag(name, value)
+        """Referee ``record`` (empty, or a set-up position) as a new game of the log; its clock starts now."""
+        record.set_tag("Site", record.tags.get("Site") or self.site)
+        self.referee = Referee.resume(record, self.config)
         self.game_id = self.store.create(self.referee.record, self.config.illegal_move_limit)
         self._set_clock(0.0)
+        start = f"from the position on the table ({record.setup})" if record.setup else "from the empty board"
+        log.info("game %d: new %s game, %s, %s", self.game_id, record.game_type, _players(record), start)
 
     def _resume(self, game_id: int) -> None:
         stored = self.store.load(game_id)
@@ -72,14 +76,30 @@ class GameService:
         self._clock_zero = time.monotonic() - seconds
 
     def new_game(self, game_type: str, options: RuleOptions, white: str = "", black: str = "",
-                 illegal_move_limit: int | None = None) -> dict[str, Any]:
-        """Start a new game (the current one stays in the log as it is)."""
-        record = new_record(game_type, options, white, black)
+                 illegal_move_limit: int | None = None, setup: Setup | None = None, **tags: str) -> dict[str, Any]:
+        """Start a new game (the current one stays in the log as it is), from ``setup`` if given;
+        ``tags`` such as ``Event`` and ``Round`` go into its record."""
+        record = new_record(game_type, options, white, black, setup, **tags)
         with self._lock:
             self.config = replace(self.config, illegal_move_limit=illegal_move_limit)
             self._start(record)
             self._publish([{"kind": "new_game", "time": 0.0, "game_id": self.game_id}], time.time())
             return self.snapshot()
+
+    def table_position(self) -> TablePosition:
+        """The position on the table in the camera's last steady view, with its questions;
+        ``ValueError`` before the camera has shown one."""
+        with self._lock:
+            return self.referee.table_position()
+
+    def start_from_table(self, answer: Callable[[TablePosition], Setup], game_type: str, options: RuleOptions,
+                         white: str = "", black: str = "", illegal_move_limit: int | None = None,
+                         **tags: str) -> dict[str, Any]:
+        """A new game from the position on the table, as ``answer`` (the person's answers to its
+        questions) makes it a set-up; ``ValueError`` when there is none or the answers do not fit."""
+        with self._lock:
+            setup = answer(self.referee.table_position())
+            return self.new_game(game_type, options, white, black, illegal_move_limit, setup, **tags)
 
     def clock(self) -> float:
         """Seconds of play watched in the current game (observation timestamps, move times);
@@ -119,6 +139,8 @@ class GameService:
         data = [e.to_dict() for e in events]
         ref = self.referee
         self.store.save(self.game_id, ref.record, ref.warnings, data)
+        for event in data:
+            _log_event(self.game_id, event)
         self._publish(data, made)
         return data
 
@@ -128,39 +150,21 @@ class GameService:
         self.hub.publish("update", {"events": events, "state": self.snapshot(), "made": made})
 
     def set_camera(self, status: str, message: str) -> None:
-        """Record and announce the camera's state (``ok``, ``reconnecting``, ``ended``, ...)."""
+        """Record and announce the camera's state (``ok``, ``reconnecting``, ``ended``, ...); a
+        change of status is logged (not each retry)."""
         with self._lock:
             if self.camera == {"status": status, "message": message}:
                 return
+            if self.camera["status"] != status:
+                log.log(logging.INFO if status in ("ok", "ended") else logging.WARNING, "camera: %s", message)
             self.camera = {"status": status, "message": message}
             self.hub.publish("camera", self.camera)
 
     # ----------------------------------------------------------------- views
     def snapshot(self) -> dict[str, Any]:
-        """The whole game as the page shows it."""
+        """The whole game as the page shows it (``pagedata.live_state``)."""
         with self._lock:
-            state = self.referee.snapshot()
-            tags = self.referee.record.tags
-            stack = self.referee.board.move_stack
-            last = stack[-1] if stack and not stack[-1].is_pass else None
-            state.update(game_id=self.game_id, camera=self.camera,
-                         players={"w": tags.get("White", ""), "b": tags.get("Black", "")},
-                         options={"queen_may_open": self.referee.record.options.queen_may_open,
-                                  "repetition_draw": self.referee.record.options.repetition_draw},
-                         illegal_move_limit=self.config.illegal_move_limit,
-                         last_cells=None if last is None else {"origin": last.origin, "dest": last.dest},
-                         attempt=self._attempt(state["pending"]))
-            return state
-
-    def _attempt(self, pending: dict[str, Any] | None) -> dict[str, Any] | None:
-        """The illegal move on the table, in cells, so the page can draw it over the position."""
-        if not pending or pending.get("kind") != "illegal" or not pending.get("uhp"):
-            return None
-        try:
-            move = self.referee.board.parse_uhp(pending["uhp"])
-        except ValueError:
-            return None
-        return {"piece": move.piece.name, "origin": move.origin, "dest": move.dest} if move.piece else None
+            return pagedata.live_state(self.referee, self.game_id, self.camera, self.clock())
 
     def record(self, game_id: int) -> GameRecord:
         """A game of the log as stored (the current one is saved after every change)."""
@@ -168,10 +172,48 @@ class GameService:
             return self.store.load(game_id).record
 
 
-def new_record(game_type: str, options: RuleOptions, white: str = "", black: str = "") -> GameRecord:
-    """An empty game record dated today."""
-    return GameRecord(GameType.parse(game_type), options, White=white, Black=black,
-                      Date=date.today().strftime("%Y.%m.%d"), Site="hivecam")
+def new_record(game_type: str, options: RuleOptions, white: str = "", black: str = "", setup: Setup | None = None,
+               **tags: str) -> GameRecord:
+    """A game record with no moves yet (from ``setup`` if given), its date and start time now (local time)."""
+    record = GameRecord(GameType.parse(game_type), options, setup, White=white, Black=black, **tags)
+    record.set_start(datetime.now())
+    return record
+
+
+def _players(record: GameRecord) -> str:
+    return f"{record.tags.get('White') or 'White'} - {record.tags.get('Black') or 'Black'}"
+
+
+def _log_event(game_id: int, event: dict[str, Any]) -> None:
+    """One log line for what matters in the game's history (not views or reminders)."""
+    line = _event_line(event)
+    if line is not None:
+        level = logging.WARNING if event["kind"] in ("illegal", "misread", "needs_confirmation") else logging.INFO
+        log.log(level, "game %d: %s", game_id, line)
+
+
+def _event_line(event: dict[str, Any]) -> str | None:
+    kind = event["kind"]
+    if kind == "move":
+        decided = {"override": ", kept by the arbiter against the rules",
+                   "correction": ", entered by a person"}.get(event["mark"] or "", "")
+        return f"move {event['ply']} {event['uhp']}{decided}{', confirmed by a person' if event['confirmed'] else ''}"
+    if kind == "pass":
+        return f"move {event['ply']} pass ({'White' if event['colour'] == 'w' else 'Black'} cannot move)"
+    if kind == "illegal":
+        return (f"illegal move by {'White' if event['player'] == 'w' else 'Black'}: {event['attempted']} "
+                f"({event['rule']}; warning {event['warnings']})")
+    if kind == "takeback":
+        return "the illegal move was taken back"
+    if kind == "undo":
+        return f"taken back by a person: {', '.join(event['undone'])}"
+    if kind == "game_over":
+        return f"game over: {event['state']} ({event['reason']})"
+    if kind == "misread":
+        return f"the camera's view makes no sense: {event['message']}"
+    if kind == "needs_confirmation":
+        return f"a person must choose ({event['reason']}): {' or '.join(event['candidates'])}"
+    return None
 
 
 def colour_of(text: str) -> Colour:

@@ -154,7 +154,8 @@ class LiveLoop:
         message = f"frames cannot be recognised: {error}"
         if self._failure != message:
             self._failure = message
-            log.error("frame %d could not be processed", number, exc_info=error)
+            log.error("frame %d could not be processed: %s: %s", number, type(error).__name__, error)
+            log.debug("the traceback", exc_info=error)
             self.service.set_camera("error", message)
 
     def latest_frame(self) -> np.ndarray | None:
@@ -172,7 +173,7 @@ class LiveLoop:
         cached = self._jpeg
         if cached is not None and cached[0] == number:
             return cached[1]
-        image = draw_overlay(frame, observation)
+        image = draw_overlay(frame, observation, self.service.config.min_confidence)
         ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 70])
         data = encoded.tobytes() if ok else None
         if data is not None:
@@ -180,15 +181,16 @@ class LiveLoop:
         return data
 
 
-def draw_overlay(frame: np.ndarray, observation: Observation) -> np.ndarray:
-    """A preview-sized copy of ``frame`` with each sighting marked and labelled."""
+def draw_overlay(frame: np.ndarray, observation: Observation, min_confidence: float) -> np.ndarray:
+    """A preview-sized copy of ``frame`` with each sighting marked and labelled: green when
+    read with at least ``min_confidence`` (the referee's ``RefereeConfig``), else orange."""
     scale = PREVIEW_WIDTH / frame.shape[1]
     image = cv2.resize(frame, (PREVIEW_WIDTH, round(frame.shape[0] * scale)), interpolation=cv2.INTER_AREA)
     for tile in observation.tiles:
         if tile.px is None:
             continue
         x, y = round(tile.px[0] * scale), round(tile.px[1] * scale)
-        sure = tile.confidence >= 0.6
+        sure = tile.confidence >= min_confidence
         colour = (60, 200, 60) if sure else (0, 160, 255)
         label = f"{tile.colour.value}{tile.bug.value}" + (f"x{tile.height_hint}" if tile.height_hint > 1 else "")
         cv2.circle(image, (x, y), 14, colour, 2, cv2.LINE_AA)

@@ -13,10 +13,11 @@ import argparse
 import json
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 
 from calibration.files import write_atomic
-from webui.serve_command import load_camera, load_profile
+from webui.serve_command import add_board_name, load_camera, load_profile
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--loop", action="store_true", help="replay a video file or folder when it ends")
     parser.add_argument("--stable-seconds", type=float, default=0.3)
     parser.add_argument("--illegal-move-limit", type=int, default=None)
+    add_board_name(parser)
 
 
 def _write_pgn(path: Path, record) -> None:
@@ -65,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
         referee = Referee(game_type, options, config)
         referee.record.set_tag("White", args.white or white)
         referee.record.set_tag("Black", args.black or black)
+        referee.record.set_tag("Site", args.board_name)
+        referee.record.set_start(datetime.now())
     except (OSError, ValueError, SourceError) as exc:
         print(f"hivecam referee: {exc}", file=sys.stderr)
         return 2

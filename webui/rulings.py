@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.board import Board
 from rules.pgn import parse_pgn
-from rules.pieces import Colour, Piece
+from rules.pieces import Piece
 
 MAX_PLIES = 1000  # replaying costs about 0.5 ms a move; real games stay under 400
 _MOVE_NUMBER = re.compile(r"(?<!\S)\d+\.")  # a PGN move number (at most one move each, plus one unnumbered)
@@ -26,19 +26,6 @@ def load_position(text: str) -> Board:
     if game_string:  # read as engines read it: the moves are the truth
         return Board.from_game_string(text, strict=False)
     return parse_pgn(text).board()
-
-
-def position(board: Board) -> dict[str, Any]:
-    """The position: stacks, turn, hands, and the GameString."""
-    return {
-        "game_string": board.game_string(),
-        "turn": board.turn.value,
-        "turn_number": board.turn_number,
-        "state": board.state.value,
-        "stacks": [{"q": q, "r": r, "pieces": [p.name for p in stack]} for (q, r), stack in
-                   sorted(board.stacks().items())],
-        "hand": {c.value: [p.name for p in board.hand(c)] for c in Colour},
-    }
 
 
 def parse_piece(board: Board, name: str) -> Piece:

@@ -4,8 +4,10 @@
     hivecam serve --source usb:0 --host 0.0.0.0  # a USB camera, page open to the LAN
     hivecam serve --source demo --demo-speed 4   # the demo game, four times faster
 
-Games are logged in ``--data`` (default ``$HIVECAM_DATA`` or ``~/.local/share/hivecam``);
-after a crash or power cut the server resumes the game it was following.
+Games are logged in ``--data`` (default ``$HIVECAM_DATA`` or ``~/.local/share/hivecam``),
+in ``games.sqlite3``; the demo keeps its latest game in ``demo.sqlite3`` instead, so demo
+games never mix with real ones. After a crash or power cut the server resumes the game it
+was following.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import importlib.util
 import logging
 import os
 import signal
+import socket
 import ssl
 import sys
 import threading
@@ -25,7 +28,9 @@ from werkzeug.serving import make_server
 
 CAMERA_NAME = "camera.json"
 LOG_NAME = "games.sqlite3"
+DEMO_LOG_NAME = "demo.sqlite3"
 T = TypeVar("T")
+log = logging.getLogger("hivecam.serve")
 DEFAULT_DATA = Path(os.environ.get("HIVECAM_DATA", Path.home() / ".local" / "share" / "hivecam"))
 
 
@@ -36,6 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on; 0.0.0.0 opens it to the LAN")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the game log and settings")
+    add_board_name(parser)
     parser.add_argument("--profile", help="creature profile of your set (hivecam calibrate enroll; "
                                           "default: DATA/profile.json if present)")
     parser.add_argument("--camera-file", help="camera intrinsics (hivecam calibrate camera; "
@@ -49,6 +55,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                                                             "start when it ends (default: it ends)")
     parser.add_argument("--demo-speed", type=float, default=1.0, help="demo playback speed (default 1)")
     parser.add_argument("--stable-seconds", type=float, default=0.3, help="how long the board must be still")
+
+
+def add_board_name(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--board-name", default=socket.gethostname(),
+                        help="this board's name, the Site of its games (default: the host name)")
 
 
 def camera_present() -> bool:
@@ -72,7 +83,7 @@ def build(args: argparse.Namespace):
     from vision.sources import open_source
     from webui.app import create_app
     from webui.auth import Control
-    from webui.demo import DemoTable, demo_players
+    from webui.demo import DemoTable, demo_players, demo_record
     from webui.enrollment import PROFILE_NAME, Enrollment
     from webui.game import GameService, new_record
     from webui.hub import Hub
@@ -84,9 +95,13 @@ def build(args: argparse.Namespace):
     if spec == "auto":
         spec = "picamera" if camera_present() else "demo"
     table = DemoTable(speed=args.demo_speed) if spec == "demo" else None
-    store = GameStore(args.data / LOG_NAME)
+    store = GameStore(args.data / (LOG_NAME if table is None else DEMO_LOG_NAME))
+    if table is None:
+        demo = demo_record()
+        store.hide_demo_games(demo.tags["White"], demo.tags["Black"], [m.uhp for m in demo.moves])
     first = new_record(*demo_players(table.record)) if table is not None else None
-    service = GameService(store, Hub(), RefereeConfig(stable_seconds=args.stable_seconds), first)
+    service = GameService(store, Hub(), RefereeConfig(stable_seconds=args.stable_seconds), first,
+                          site=args.board_name)
     control = Control(args.data)
     if table is not None:
         source = _continue_demo(service, table)
@@ -110,13 +125,15 @@ def build(args: argparse.Namespace):
 
 def _continue_demo(service, table):
     """The demo table, at the logged demo game's position if that is the current game,
-    else from the start with a new game; each later run of the demo starts a new game."""
+    else from the start with a new game; each later run of the demo starts a new game,
+    which replaces the one before in the demo's log."""
     from webui.demo import demo_players
 
     demo = table.record
 
     def new_demo_game() -> None:
         service.new_game(*demo_players(demo))
+        service.store.keep_only(service.game_id)
 
     table.on_cycle = new_demo_game
     current = service.referee.record
@@ -173,6 +190,11 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError, RuntimeError) as exc:  # bad source, profile or data folder
         print(f"hivecam serve: {exc}", file=sys.stderr)
         return 2
+    if control.new_pin:  # said before anything else can fail: the PIN is stored already
+        log.warning("control PIN %s (made now, shown once; 'hivecam pin --reset' makes a new one, "
+                    "or set HIVECAM_PIN to choose your own)", control.new_pin)
+    else:
+        log.info("control PIN: %s", control.recovery())
     if bool(args.cert) != bool(args.key):
         print("hivecam serve: --cert and --key go together", file=sys.stderr)
         return 2
@@ -184,12 +206,13 @@ def run(args: argparse.Namespace) -> int:
     server.daemon_threads = True
     live.start()
     port = server.server_port
-    print(f"hivecam: game {service.game_id} ({len(service.referee.record.moves)} moves), source {spec}, "
-          f"{'https' if args.cert else 'http'}://{args.host}:{port}/", flush=True)
-    if control.new_pin:
-        print(f"hivecam: control PIN {control.new_pin} (shown once; set HIVECAM_PIN to choose your own)", flush=True)
+    log.info("game %d (%d moves), source %s, %s://%s:%d/", service.game_id, len(service.referee.record.moves),
+             spec, "https" if args.cert else "http", args.host, port)
 
     def stop(*_: object) -> None:
+        """Tell the open pages that the server (not the camera) is going, then stop serving."""
+        log.info("stopping")
+        service.hub.publish("server", {"status": "stopping", "message": "the hivecam server is stopping"})
         threading.Thread(target=server.shutdown, daemon=True).start()
 
     signal.signal(signal.SIGTERM, stop)

@@ -15,20 +15,23 @@ import math
 import sqlite3
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator, Sequence
 
 from rules.gametype import RuleOptions
 from rules.pieces import Colour
 from rules.move import GameState, Outcome, Termination
-from rules.record import GameRecord
+from rules.record import GameRecord, IllegalAttempt
+from rules.setup import Setup
 from webui.text import is_plain_text
 
 log = logging.getLogger("hivecam.store")
 
 OPTIONS = ("queen_may_open", "repetition_draw")
 MAX_ILLEGAL_MOVE_LIMIT = 99
+MAX_GAME_ID = 2 ** 63 - 1  # SQLite's largest integer
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -58,6 +61,25 @@ CREATE TABLE IF NOT EXISTS events (
     data TEXT NOT NULL
 );
 """
+# Changes since the first schema, in order: a log is brought up to date when it is opened
+# (``PRAGMA user_version`` counts those done), so a log of an older hivecam keeps every game.
+MIGRATIONS = (
+    """CREATE TABLE attempts (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        ply INTEGER NOT NULL,
+        uhp TEXT NOT NULL,
+        colour TEXT NOT NULL,
+        rule TEXT NOT NULL,
+        message TEXT NOT NULL,
+        timestamp REAL,
+        resolution TEXT NOT NULL,
+        resolved_by TEXT,
+        PRIMARY KEY (game_id, seq)
+    )""",
+    "ALTER TABLE games ADD COLUMN setup TEXT",  # a game picked up from the table: its Position text
+    "ALTER TABLE games ADD COLUMN demo INTEGER NOT NULL DEFAULT 0",  # 1: a demo game, kept but not listed
+)
 
 
 class DamagedGame(ValueError):
@@ -117,6 +139,7 @@ class GameStore:
             if problem != "ok":
                 raise sqlite3.DatabaseError(problem)
             db.executescript(SCHEMA)
+            _migrate(db)
         except sqlite3.DatabaseError:
             db.close()
             raise
@@ -132,6 +155,11 @@ class GameStore:
         log.error("%s is damaged (%s): kept as %s, a new game log begins", self.path, error, aside)
         return aside
 
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        with self._lock, atomic(self._db):
+            yield
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
@@ -140,10 +168,11 @@ class GameStore:
         """Store a new, empty game; return its id."""
         options = {"queen_may_open": record.options.queen_may_open,
                    "repetition_draw": record.options.repetition_draw, "illegal_move_limit": illegal_move_limit}
-        with self._lock, self._db:
+        with self._transaction():
             cursor = self._db.execute(
-                "INSERT INTO games (created, game_type, options, tags) VALUES (?, ?, ?, ?)",
-                (time.time(), str(record.game_type), json.dumps(options), json.dumps(record.tags)))
+                "INSERT INTO games (created, game_type, options, tags, result, setup) VALUES (?, ?, ?, ?, ?, ?)",
+                (time.time(), str(record.game_type), json.dumps(options), json.dumps(record.tags),
+                 record.result.value, None if record.setup is None else str(record.setup)))
             return int(cursor.lastrowid)
 
     def save(self, game_id: int, record: GameRecord, warnings: dict[Colour, int],
@@ -152,21 +181,67 @@ class GameStore:
         rows = [(game_id, e["kind"], json.dumps(e)) for e in events]
         moves = [(game_id, ply, m.uhp, None if m.timestamp is None else str(m.timestamp),
                   m.mark.value if m.mark else None, m.comment) for ply, m in enumerate(record.moves, start=1)]
-        with self._lock, self._db:
+        attempts = [(game_id, seq, a.ply, a.uhp, a.colour.value, a.rule, a.message, a.timestamp, a.resolution, a.by)
+                    for seq, a in enumerate(record.attempts)]
+        with self._transaction():
             self._db.executemany("INSERT INTO events (game_id, kind, data) VALUES (?, ?, ?)", rows)
             self._db.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, len(moves)))
             self._db.executemany("INSERT OR REPLACE INTO moves VALUES (?, ?, ?, ?, ?, ?)", moves)
+            self._db.execute("DELETE FROM attempts WHERE game_id = ?", (game_id,))
+            self._db.executemany("INSERT INTO attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", attempts)
             self._db.execute(
                 "UPDATE games SET result = ?, ending = ?, warnings = ?, moves = ?, tags = ? WHERE id = ?",
                 (record.result.value, record.declared.termination.value if record.declared else None,
                  json.dumps({c.value: n for c, n in warnings.items()}), len(moves), json.dumps(record.tags),
                  game_id))
 
+    def keep_only(self, game_id: int) -> None:
+        """Delete every game but ``game_id`` (the demo's own log keeps just its latest game)."""
+        with self._transaction():
+            for table in ("events", "moves", "attempts"):
+                self._db.execute(f"DELETE FROM {table} WHERE game_id != ?", (game_id,))
+            self._db.execute("DELETE FROM games WHERE id != ?", (game_id,))
+
     def latest(self) -> int | None:
-        """The id of the most recent game, or None."""
+        """The id of the most recent game (not a demo game), or None."""
         with self._lock:
-            row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
+            row = self._db.execute("SELECT MAX(id) FROM games WHERE demo = 0").fetchone()
         return row[0]
+
+    def hide_demo_games(self, white: str, black: str, moves: Sequence[str]) -> int:
+        """Mark the games between ``white`` and ``black`` whose moves begin ``moves`` as demo
+        games: kept in the log, but neither listed nor resumed (older hivecams logged the demo
+        with the real games). Return how many were marked."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, tags FROM games WHERE demo = 0").fetchall()
+        found = []
+        for game_id, tags in rows:
+            try:
+                names = _tags(tags)
+            except (ValueError, TypeError):
+                continue  # a damaged game is listed with its problem, as before
+            if (names.get("White"), names.get("Black")) != (white, black):
+                continue
+            played = self._played(game_id)
+            if played == list(moves[:len(played)]):
+                found.append(game_id)
+        with self._transaction():
+            self._db.executemany("UPDATE games SET demo = 1 WHERE id = ?", [(game_id,) for game_id in found])
+        if found:
+            log.info("%s: %d demo game(s) of an older hivecam kept but no longer listed", self.path, len(found))
+        return len(found)
+
+    def _played(self, game_id: int) -> list[str]:
+        with self._lock:
+            return [uhp for (uhp,) in self._db.execute("SELECT uhp FROM moves WHERE game_id = ? ORDER BY ply",
+                                                       (game_id,)).fetchall()]
+
+    def has(self, game_id: int) -> bool:
+        """Whether the log holds game ``game_id`` (damaged or not)."""
+        if not 1 <= game_id <= MAX_GAME_ID:
+            return False
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
 
     def load(self, game_id: int) -> StoredGame:
         """A stored game; ``KeyError`` if there is none with this id, ``DamagedGame`` if its
@@ -177,7 +252,7 @@ class GameStore:
     def games(self, limit: int = 200) -> list[GameSummary]:
         """Past games, newest first; a damaged one says its ``problem``."""
         with self._lock:
-            rows = self._db.execute("SELECT id, created, game_type, tags, result, moves FROM games "
+            rows = self._db.execute("SELECT id, created, game_type, tags, result, moves FROM games WHERE demo = 0 "
                                     "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
         summaries = []
         for game_id, created, game_type, tags, result, moves in rows:
@@ -200,14 +275,18 @@ class GameStore:
 def read_game(db: sqlite3.Connection, game_id: int) -> StoredGame:
     """Game ``game_id`` of the log ``db``; ``KeyError`` if there is none, ``DamagedGame`` if
     its stored values do not make a game."""
-    game = db.execute("SELECT game_type, options, tags, result, ending, warnings FROM games WHERE id = ?",
+    version = _version(db)  # a log of an older hivecam read without changing it (doctor)
+    setup = "setup" if version >= 2 else "NULL"
+    game = db.execute(f"SELECT game_type, options, tags, result, ending, warnings, {setup} FROM games WHERE id = ?",
                       (game_id,)).fetchone()
     if game is None:
         raise KeyError(game_id)
     moves = db.execute("SELECT uhp, timestamp, mark, comment FROM moves WHERE game_id = ? ORDER BY ply",
                        (game_id,)).fetchall()
+    attempts = db.execute("SELECT ply, uhp, colour, rule, message, timestamp, resolution, resolved_by FROM attempts "
+                          "WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall() if version >= 1 else []
     try:
-        return _stored_game(*game, moves)
+        return _stored_game(*game, moves, attempts)
     except (ValueError, TypeError) as exc:
         raise DamagedGame(f"game {game_id} in the log is damaged ({exc}); it is kept as it is") from None
 
@@ -223,8 +302,35 @@ def damaged_games(db: sqlite3.Connection, limit: int = 200) -> list[str]:
     return problems
 
 
-def _stored_game(game_type: Any, options: Any, tags: Any, result: Any, ending: Any, warnings: Any,
-                 moves: list[tuple[Any, ...]]) -> StoredGame:
+@contextmanager
+def atomic(db: sqlite3.Connection) -> Iterator[None]:
+    """One transaction on ``db``, all or nothing (the connection otherwise commits each statement)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.rollback()
+        raise
+    db.commit()
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Apply the ``MIGRATIONS`` this log has not had yet, each in its own transaction."""
+    for version, change in enumerate(MIGRATIONS, start=1):
+        if _version(db) < version:
+            with atomic(db):
+                db.execute(change)
+                db.execute(f"PRAGMA user_version = {version}")
+            log.info("%s: game log brought to schema version %d", db.execute("PRAGMA database_list").fetchone()[2],
+                     version)
+
+
+def _version(db: sqlite3.Connection) -> int:
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _stored_game(game_type: Any, options: Any, tags: Any, result: Any, ending: Any, warnings: Any, setup: Any,
+                 moves: list[tuple[Any, ...]], attempts: list[tuple[Any, ...]]) -> StoredGame:
     """The game these stored values make; ``ValueError`` or ``TypeError`` says what is wrong."""
     settings = _json_object(options, "options")
     unknown = set(settings) - {*OPTIONS, "illegal_move_limit"}
@@ -235,15 +341,36 @@ def _stored_game(game_type: Any, options: Any, tags: Any, result: Any, ending: A
         raise ValueError(f"illegal_move_limit {limit!r}")
     if not all(type(settings[name]) is bool for name in settings):
         raise ValueError("options must be true or false")
-    record = GameRecord(_text(game_type, "game_type"), RuleOptions(**settings), **_tags(tags))
+    position = None if setup is None else Setup.parse(_text(setup, "setup"))
+    record = GameRecord(_text(game_type, "game_type"), RuleOptions(**settings), position, **_tags(tags))
+    tried = [_attempt(*row) for row in attempts]
     for uhp, timestamp, mark, comment in moves:
+        _add_attempts(record, tried)
         record.append(_text(uhp, "move"), timestamp=_timestamp(timestamp), mark=mark, comment=_text(comment, "comment"))
+    _add_attempts(record, tried)
+    if tried:
+        raise ValueError(f"an illegal attempt after move {tried[0].ply}, which was never recorded")
     if ending is not None:
         record.declare(Outcome.from_state(GameState(result), Termination(ending)))
     elif GameState(result) != record.result:
         raise ValueError(f"result {result!r} does not follow from the moves")
     marks = _json_object(warnings, "warnings")
     return StoredGame(record, {Colour(c): _count(n, "warnings") for c, n in marks.items()}, limit)
+
+
+def _attempt(ply: Any, uhp: Any, colour: Any, rule: Any, message: Any, timestamp: Any, resolution: Any,
+             by: Any) -> IllegalAttempt:
+    if timestamp is not None:
+        timestamp = _number(timestamp, "attempt timestamp")
+    return IllegalAttempt(_count(ply, "attempt ply"), _text(uhp, "attempt"), Colour(colour), _text(rule, "rule"),
+                          _text(message, "message"), timestamp, _text(resolution, "resolution"),
+                          None if by is None else _text(by, "resolved by"))
+
+
+def _add_attempts(record: GameRecord, tried: list[IllegalAttempt]) -> None:
+    """Move the attempts made after the moves recorded so far from ``tried`` into ``record``."""
+    while tried and tried[0].ply == len(record.moves):
+        record.add_attempt(tried.pop(0))
 
 
 def _json_object(text: Any, what: str) -> dict[str, Any]:

@@ -10,6 +10,8 @@ from calibration.files import depth
 from webui.text import is_plain_text
 
 MAX_JSON_DEPTH = 8  # the API's bodies are flat; cells nest two deep
+MAX_BODY = 256 * 1024
+MAX_CELLS = 28  # a player has 14 pieces (Base+MLP)
 
 
 class ApiError(Exception):
@@ -69,6 +71,25 @@ def optional_int(body: dict[str, Any], name: str, low: int, high: int) -> int | 
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ApiError(400, f"'{name}' must be a whole number from {low} to {high}, or null")
     return value
+
+
+def cells_field(body: dict[str, Any], name: str, kind: type) -> dict[tuple[int, int], Any]:
+    """An object keyed by cells written ``"q,r"``, each value of ``kind`` (a piece name, or a
+    list of them): e.g. ``{"1,0": "bA2"}``."""
+    value = body.get(name) or {}
+    if not isinstance(value, dict) or len(value) > MAX_CELLS:
+        raise ApiError(400, f"'{name}' must be an object of at most {MAX_CELLS} cells, e.g. {{\"1,0\": \"bA2\"}}")
+    found = {}
+    for key, item in value.items():
+        try:
+            q, r = (int(part) for part in key.split(","))
+        except ValueError:
+            raise ApiError(400, f"'{name}': {key[:20]!r} is not a cell written q,r such as 1,0") from None
+        pieces = item if isinstance(item, list) else [item]
+        if not isinstance(item, kind) or not all(isinstance(p, str) and len(p) <= 4 for p in pieces) or len(pieces) > 6:
+            raise ApiError(400, f"'{name}' at {key}: give piece names such as wA2")
+        found[(q, r)] = item
+    return found
 
 
 def cell_field(body: dict[str, Any], name: str) -> tuple[int, int] | None:

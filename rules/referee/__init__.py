@@ -2,11 +2,13 @@
 
 >>> from rules.referee import Referee, RefereeConfig
 >>> ref = Referee("Base+MLP", config=RefereeConfig(stable_seconds=0.3))
->>> ref.snapshot()["turn"]
-'w'
+>>> ref.board.turn.value, ref.pending()
+('w', None)
 
-Modules: ``referee`` (the ``Referee``: state, a person's decisions, the snapshot),
-``events`` (what it reports), ``config``, ``stability`` (when a view has settled),
+Modules: ``referee`` (the ``Referee``: state, a person's decisions, typed accessors),
+``events`` (what it reports), ``view`` (what the page shows, as values: the move list,
+what is pending and the ways out, the camera's reading), ``table`` (the position on the table,
+to start from), ``config``, ``stability`` (when a view has settled),
 ``registration`` (camera lattice to game cells), ``scene`` (a view cell by cell),
 ``inference`` (which legal moves explain a view), ``attempts`` (the illegal move someone
 tried), ``synthetic`` (frames of a game for tests and benchmarks, and a noise injector).
@@ -17,7 +19,10 @@ from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent
                      NeedsConfirmationEvent, PassEvent, QueenDueEvent, TakebackEvent, UndoEvent,
                      ViewEvent)
 from .referee import Referee
+from .table import Question, TablePosition, table_position
+from .view import Difference, Entry, MoveEntry, Pending, SeenPiece, SeenStack
 
-__all__ = ["Event", "GameOverEvent", "IllegalEvent", "MisreadEvent", "MoveEvent",
-           "NeedsConfirmationEvent", "PassEvent", "QueenDueEvent", "Referee", "RefereeConfig",
-           "TakebackEvent", "UndoEvent", "ViewEvent"]
+__all__ = ["Difference", "Entry", "Event", "GameOverEvent", "IllegalEvent", "MisreadEvent", "MoveEntry",
+           "MoveEvent", "NeedsConfirmationEvent", "PassEvent", "Pending", "QueenDueEvent", "Question", "Referee",
+           "RefereeConfig", "SeenPiece", "SeenStack", "TablePosition", "TakebackEvent", "UndoEvent", "ViewEvent",
+           "table_position"]

@@ -19,7 +19,8 @@ a forced pass), that explain it:
   by it (its absence proves nothing).
 
 When nothing legal fits, ``attempts.reconstruct`` names the move someone attempted, or
-reports a misread.
+reports a misread; ``nearest_moves`` then says which legal moves come closest, for a person
+to confirm.
 """
 
 from __future__ import annotations
@@ -270,3 +271,29 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
         return [] if unsure is None else [((), unsure)]
     search(count, (), set(), None)
     return found
+
+
+NEAREST = 3
+"""The most moves offered to confirm when nothing explains the view."""
+MISREAD_CELLS = 2
+"""The most cells a move offered to confirm may leave differing from the view (misread)."""
+
+
+def nearest_moves(board: Board, seen: Scene) -> tuple[str, ...]:
+    """When no move explains ``seen`` (game coordinates): the legal moves after which the fewest
+    cells differ from it (fewer than now, and at most ``MISREAD_CELLS``), as MoveStrings: what a
+    person may confirm was played, the rest being misread."""
+    if board.state.is_over:
+        return ()
+    scored: dict[int, list[str]] = {}
+    for move in board.legal_moves:
+        if move.is_pass:
+            continue
+        text = board.uhp(move)
+        board.push(move)
+        scored.setdefault(len(changed(seen, tops(board))), []).append(text)
+        board.pop()
+    best = min(scored, default=None)
+    if best is None or best > MISREAD_CELLS or best >= len(changed(seen, tops(board))):
+        return ()
+    return tuple(scored[best][:NEAREST])

@@ -9,26 +9,30 @@ arbiter overrides it or a person corrects the reading; doubt is put to a person.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Mapping, Sequence
 
 from ..board import Board
+from ..clock import ClockState, clock_state
 from ..move import PASS, GameState, Move, Outcome, Termination
 from ..explain import Rule, Violation, why_illegal
 from ..gametype import GameType, RuleOptions
 from ..hexgrid import Hex
 from ..observation import Observation
-from ..pieces import Colour
-from ..record import GameRecord, Mark
+from ..pieces import Bug, Colour, Piece
+from ..record import GameRecord, IllegalAttempt, Mark
 from ..rulebook import citation
+from ..setup import setup_of
 from .config import RefereeConfig
 from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent,
                      NeedsConfirmationEvent, PassEvent, QueenDueEvent, TakebackEvent, UndoEvent,
                      ViewEvent)
 from .attempts import Attempt, Misread, offender
-from .inference import Explained, Explanation, judge
+from .inference import Explained, Explanation, judge, nearest_moves
 from .scene import Label, Scene, labels, moved, scene_of
 from .registration import Transform
 from .stability import STEADY, Signature, Steadiness
+from .table import TablePosition, table_position
+from .view import Entry, Pending, differences, entries, reading
 
 
 @dataclass(frozen=True)
@@ -53,12 +57,14 @@ class _Choice:
 
 @dataclass(frozen=True)
 class _Misread:
-    """A view no legal moves explain, waiting for the board to change or a person's word."""
+    """A view no legal moves explain ("check the board"), waiting for the board to change or a
+    person's word."""
 
     scene: Scene  # the view, in observer coordinates
     transform: Transform  # its best registration
     since: float
     event: MisreadEvent
+    candidates: tuple[str, ...]  # single moves that would nearly explain it
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,9 @@ class _Restore:
 
 
 _Pending = _Illegal | _Choice | _Misread | _Restore
+WAYS_OUT = {"restore": "put the pieces back as the game has them",
+            "confirm": "confirm the move that was played",
+            "start_from_table": "start a new game from the position on the table"}
 
 
 class Referee:
@@ -93,6 +102,7 @@ class Referee:
         self._retry_at: float | None = None  # when to report the judged view as a misread
         self._unexplained_since: float | None = None  # when the board stopped making sense
         self._time = 0.0
+        self._view: Observation | None = None  # the last steady view judged
 
     @classmethod
     def resume(cls, record: GameRecord, config: RefereeConfig | None = None,
@@ -105,6 +115,16 @@ class Referee:
         if warnings:
             referee.warnings.update(warnings)
         return referee
+
+    @classmethod
+    def from_position(cls, game_type: GameType | str, options: RuleOptions | None,
+                      stacks: Mapping[Hex, Sequence[Piece]], to_move: Colour | str,
+                      config: RefereeConfig | None = None, **tags: str) -> "Referee":
+        """A referee for a game picked up from the table: ``stacks`` (bottom first, e.g. from
+        ``TablePosition.answered``) with ``to_move`` to play. Its move times count from the
+        adoption of the position (t = 0)."""
+        record = GameRecord(game_type, options, setup_of(stacks, to_move), **tags)
+        return cls.resume(record, config)
 
     # ----------------------------------------------------------- observations
     def observe(self, observation: Observation) -> list[Event]:
@@ -121,6 +141,7 @@ class Referee:
             return events
         self._judged, self._retry_at = frame.signature, None
         assert frame.view is not None and frame.since is not None
+        self._view = frame.view
         events += self._judge(scene_of(frame.view, self.config.min_confidence), frame.since)
         return events
 
@@ -143,6 +164,7 @@ class Referee:
         if isinstance(pending, _Restore) and chosen.moves and chosen.moves[:len(pending.undone)] == pending.undone:
             return []  # the board still shows the undone moves
         self._pending = None
+        self._resolve_attempt("taken back")
         self._accept(scene, chosen.transform)
         if not chosen.moves:
             return [TakebackEvent(self._time, len(self.record.moves))] if pending else []
@@ -175,8 +197,12 @@ class Referee:
         player = offender(self.board, move)
         violation = _violation(self.board, move, player)
         self.warnings[player] += 1
+        self._resolve_attempt("taken back")  # an earlier attempt, replaced by this one
+        uhp = self.board.uhp(move)
+        self.record.add_attempt(IllegalAttempt(len(self.record.moves), uhp, player, violation.rule.value,
+                                               violation.message, self._time))
         book = citation(violation.rule, violation.bug)
-        event = IllegalEvent(self._time, _attempted(move), self.board.uhp(move), violation.rule.value,
+        event = IllegalEvent(self._time, _attempted(move), uhp, violation.rule.value,
                              violation.message, player.value, self.warnings[player], violation.cells,
                              book.summary, book.reference)
         self._pending = _Illegal(move, labels(moved(scene, attempt.transform)), attempt.transform, event)
@@ -196,16 +222,23 @@ class Referee:
             self._retry_at = due
             return []
         pending = self._pending
+        nearest = nearest_moves(self.board, moved(scene, misread.transform))
         if isinstance(pending, _Misread) and pending.event.message == misread.message:
+            # said already: keep the reading current without saying it again
+            self._pending = _Misread(scene, misread.transform, pending.since, pending.event, nearest)
             return []
         event = MisreadEvent(self._time, misread.message, misread.cells)
-        self._pending = _Misread(scene, misread.transform, since, event)
+        self._pending = _Misread(scene, misread.transform, since, event, nearest)
         return [event]
 
     # --------------------------------------------------------- a person's word
     def confirm(self, choice: str) -> list[Event]:
         """Pick one candidate of a pending ``needs_confirmation`` (its exact text)."""
         pending = self._pending
+        if isinstance(pending, _Misread):
+            if " ".join(choice.split()) not in pending.candidates:
+                raise ValueError(f"{choice!r} is not one of the candidates: {', '.join(pending.candidates) or 'none'}")
+            return self.correct(choice)
         if not isinstance(pending, _Choice):
             raise ValueError("there is nothing to confirm: no needs_confirmation is pending")
         key = " ".join(choice.split())
@@ -213,6 +246,7 @@ class Referee:
         if explanation is None:
             raise ValueError(f"{choice!r} is not one of the candidates: {', '.join(pending.options)}")
         self._pending = None
+        self._resolve_attempt("taken back")
         self._accept(pending.seen, explanation.transform)
         return self._play(explanation.moves, pending.since, confirmed=True)
 
@@ -224,6 +258,7 @@ class Referee:
         if self._over():
             raise ValueError("the game is over: withdraw the result (undo) before overriding")
         self._pending = None
+        self._resolve_attempt("overridden", "arbiter")
         self._transform, self._accepted = pending.transform, pending.seen
         return self._play((pending.move,), self._time, mark=Mark.OVERRIDE)
 
@@ -241,6 +276,7 @@ class Referee:
         moves = self._corrections(moves_uhp)
         pending = self._pending
         self._pending = None
+        self._resolve_attempt("corrected", "arbiter")
         self._accepted = None
         if isinstance(pending, _Illegal):
             self._accepted = pending.seen
@@ -252,12 +288,13 @@ class Referee:
             events += self._rejudge(pending)
         return events
 
-    def _corrections(self, moves_uhp: str) -> tuple[Move, ...]:
-        """The legal moves named by ``moves_uhp``, with any forced pass between them."""
+    def _corrections(self, moves_uhp: str, board: Board | None = None) -> tuple[Move, ...]:
+        """The legal moves named by ``moves_uhp`` from ``board`` (default: the recorded position),
+        with any forced pass between them."""
         texts = [text.strip() for text in moves_uhp.split(";") if text.strip()]
         if not texts:
             raise ValueError("no move given: write a MoveString such as 'wA1 -bQ'")
-        board = self.board.copy()
+        board = (board or self.board).copy()
         moves: list[Move] = []
         for index, text in enumerate(texts):
             if moves and board.legal_moves == [PASS] and text.lower() != "pass":
@@ -284,6 +321,28 @@ class Referee:
         # the person vouches for the view: what still differs is misread
         self._accepted = labels(moved(misread.scene, misread.transform))
         return []
+
+    def replace_last(self, moves_uhp: str) -> list[Event]:
+        """A person says the last recorded move was really ``moves_uhp`` (one MoveString, or
+        several separated by ``;``): it is taken back and those are recorded instead, marked
+        correction, at its time. The next steady view is judged against the new position."""
+        if self.record.declared is not None:
+            raise ValueError("the game was declared over: undo the result before replacing a move")
+        if not self.record.moves:
+            raise ValueError("there is no recorded move to replace")
+        before = self.board.copy()
+        undone = [before.pop()]
+        while undone[0].is_pass and before.move_stack:
+            undone.insert(0, before.pop())
+        moves = self._corrections(moves_uhp, before)
+        timestamp = self.record.moves[-len(undone)].timestamp
+        for _ in undone:
+            self._pop()
+        self._pending, self._accepted, self._judged = None, None, None
+        self._resolve_attempt("corrected", "arbiter")
+        events: list[Event] = [UndoEvent(self._time, tuple(self._uhps(undone)), len(self.record.moves))]
+        return events + self._play(moves, timestamp if isinstance(timestamp, (int, float)) else self._time,
+                                   mark=Mark.CORRECTION)
 
     def undo(self) -> list[Event]:
         """Take back the last recorded move (with a forced pass before it), or a declared result."""
@@ -314,42 +373,59 @@ class Referee:
         return self._declare(Outcome(Termination.AGREEMENT, None))
 
     # ----------------------------------------------------------------- state
-    def snapshot(self) -> dict[str, Any]:
-        """Everything the page shows, as JSON-able data (cells in game coordinates)."""
-        board = self.board
-        pending = self._pending
-        moves = []
-        for ply, entry in enumerate(self.record.moves, start=1):
-            moves.append({"ply": ply, "colour": "w" if ply % 2 else "b", "uhp": entry.uhp,
-                          "time": entry.timestamp, "mark": entry.mark.value if entry.mark else None,
-                          "comment": entry.comment})
-        return {
-            "game_type": str(board.game_type),
-            "state": self.record.result.value,
-            "reason": self._ending_reason(),
-            "turn": board.turn.value,
-            "turn_number": board.turn_number,
-            "ply": board.ply,
-            "hand": {c.value: [p.name for p in board.hand(c)] for c in Colour},
-            "queen_due": board.queen_due() and not self._over(),
-            "view": self._steadiness.status,
-            "pending": self._pending_dict(pending),
-            "warnings": {c.value: n for c, n in self.warnings.items()},
-            "last_move": moves[-1]["uhp"] if moves else None,
-            "stacks": [{"q": q, "r": r, "pieces": [p.name for p in stack]}
-                       for (q, r), stack in sorted(board.stacks().items())],
-            "moves": moves,
-            "game_string": self.record.to_game_string(),
-            "game_string_note": self.record.game_string_note(),
-        }
+    def stacks(self) -> dict[Hex, tuple[Piece, ...]]:
+        """Every stack of the recorded position (game coordinates), bottom first."""
+        return {cell: tuple(stack) for cell, stack in sorted(self.board.stacks().items())}
 
-    def _pending_dict(self, pending: _Pending | None) -> dict[str, Any] | None:
+    def hands(self) -> dict[Colour, tuple[Piece, ...]]:
+        """The pieces each player has still to place, in numbering order."""
+        return {colour: tuple(self.board.hand(colour)) for colour in Colour}
+
+    def entries(self) -> list[Entry]:
+        """The move list: moves (with thinking times and clocks) and illegal attempts, in order."""
+        return entries(self.record, self.board)
+
+    def clock_state(self, now: float) -> ClockState:
+        """Both clocks at game-clock time ``now`` under the record's ``TimeControl`` tag."""
+        return clock_state(self.record, now, self.record.time_control)
+
+    def surrounded_queens(self) -> tuple[Hex, ...]:
+        """Cells of the Queens surrounded on all six sides (the end of the game)."""
+        return tuple(self.board.cell_of(queen) for colour in Colour
+                     for queen in Piece.of_kind(colour, Bug.QUEEN) if self.board.surrounded(colour))
+
+    def table_position(self) -> TablePosition:
+        """The last steady view as a position to start a game from, with its questions."""
+        if self._view is None:
+            raise ValueError("the camera has not shown a steady view of the table yet")
+        return table_position(self._view, self.record.game_type, self.config.min_confidence)
+
+    def pending(self) -> Pending | None:
+        """What the referee waits for, and the ways out of it."""
+        pending = self._pending
         if pending is None:
             return None
         if isinstance(pending, _Restore):
-            return {"kind": "restore", "undone": self._uhps(list(pending.undone)),
-                    "message": "put the board back to the position shown"}
-        return pending.event.to_dict()
+            return Pending("restore", "The recorded moves were taken back.", "Put the board back to the "
+                           "position shown.", undone=tuple(self._uhps(list(pending.undone))))
+        if isinstance(pending, _Illegal):
+            return Pending("illegal", pending.event.message, "Take the move back, or the arbiter lets it stand "
+                           "(override).", pending.event)
+        if isinstance(pending, _Choice):
+            return Pending("needs_confirmation", pending.event.reason, "Pick the move that was played.",
+                           pending.event, tuple(pending.options))
+        seen = moved(pending.scene, pending.transform)
+        ways = tuple(w for w in WAYS_OUT if w != "confirm" or pending.candidates)
+        advice = [WAYS_OUT[w] for w in ways]
+        what_to_do = f"Compare the board with the camera's reading: {', '.join(advice[:-1])}, or {advice[-1]}."
+        return Pending("check", f"Check the board: {pending.event.message}.", what_to_do, pending.event,
+                       pending.candidates, reading(self.board, seen), differences(self.board, seen), ways)
+
+    @property
+    def view(self) -> str | None:
+        """What the camera shows now: ``steady``, ``unstable`` (pieces moving) or ``occluded``
+        (None before the first frame)."""
+        return self._steadiness.status
 
     # --------------------------------------------------------------- helpers
     def _over(self) -> bool:
@@ -388,6 +464,13 @@ class Referee:
             return PassEvent(self._time, colour.value, ply)
         return MoveEvent(self._time, entry.uhp, ply, colour.value, mark.value if mark else None, confirmed)
 
+    def _resolve_attempt(self, resolution: str, by: str | None = None) -> None:
+        """End the record's pending illegal attempt, if any; ``by`` defaults to its player
+        (who took it back)."""
+        pending = [a for a in self.record.attempts if a.resolution == "pending"]
+        if pending:
+            self.record.resolve_attempt(resolution, by or pending[-1].colour.value)
+
     def _pop(self) -> Move:
         self.record.pop()
         return self.board.pop()
@@ -400,10 +483,6 @@ class Referee:
     def _game_over(self, outcome: Outcome) -> GameOverEvent:
         winner = outcome.winner.value if outcome.winner else None
         return GameOverEvent(self._time, outcome.state.value, winner, outcome.termination.value)
-
-    def _ending_reason(self) -> str | None:
-        outcome = self.record.outcome
-        return outcome.termination.value if outcome else None
 
     def _describe(self, moves: tuple[Move, ...]) -> str:
         """Candidate text: the MoveStrings of ``moves`` joined by ``"; "``."""

@@ -9,7 +9,6 @@ import cv2
 import pytest
 
 from calibration.camera import CameraModel
-from calibration.table import TableModel
 from webui.cli import main
 
 
@@ -30,9 +29,9 @@ def photos(tmp_path_factory, survey_views, overhead_view) -> dict[str, list]:
     for index, view in enumerate(survey_views[:6]):
         paths.append(folder / f"survey{index}.png")
         cv2.imwrite(str(paths[-1]), view)
-    cv2.imwrite(str(folder / "table.png"), overhead_view)
+    cv2.imwrite(str(folder / "overhead.png"), overhead_view)
     (folder / "broken.jpg").write_bytes(b"\xff\xd8\xff\xe0 truncated")
-    return {"survey": paths, "table": [folder / "table.png"], "broken": [folder / "broken.jpg"]}
+    return {"survey": paths, "overhead": [folder / "overhead.png"], "broken": [folder / "broken.jpg"]}
 
 
 def test_board_pdf(tmp_path, capsys):
@@ -41,36 +40,30 @@ def test_board_pdf(tmp_path, capsys):
     assert "100%" in capsys.readouterr().out
 
 
-def test_camera_then_table(tmp_path, photos, true_camera):
+def test_camera(tmp_path, photos, true_camera):
     assert calibrate("camera", *photos["survey"], "--out", tmp_path / "camera.json") == 0
     camera = CameraModel.load(tmp_path / "camera.json")
     assert abs(camera.focal_px / true_camera.focal_px - 1) < 0.02
-    assert calibrate("table", *photos["table"], "--camera", tmp_path / "camera.json",
-                     "--out", tmp_path / "table.json") == 0
-    assert TableModel.load(tmp_path / "table.json").source == "board+intrinsics"
 
 
-def test_table_without_intrinsics(tmp_path, photos):
-    assert calibrate("table", *photos["table"], "--focal-px", "560", "--out", tmp_path / "table.json") == 0
-    assert TableModel.load(tmp_path / "table.json").camera.focal_px == 560.0
+def test_the_table_calibration_is_gone(capsys):
+    with pytest.raises(SystemExit):
+        calibrate("table", "photo.png", "--out", "table.json")
+    assert "invalid choice: 'table'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("case, expected", [
     ("broken image", "broken.jpg: not a readable image"),
     ("missing image", "nothing.png: cannot read image"),
     ("too few views", "need at least 5"),
-    ("corrupt camera file", "hivecam calibrate camera"),
-    ("wrong board format", "table.json: the board can be written as .png or .pdf"),
+    ("wrong board format", "board.json: the board can be written as .png or .pdf"),
 ])
 def test_errors_are_one_line_and_exit_2(tmp_path, photos, capsys, case, expected):
-    bad_camera = tmp_path / "camera.json"
-    bad_camera.write_text("{ not json")
     argv = {
         "broken image": ["camera", *photos["survey"], *photos["broken"], "--out", tmp_path / "c.json"],
-        "missing image": ["table", tmp_path / "nothing.png", "--out", tmp_path / "t.json"],
+        "missing image": ["enroll", tmp_path / "nothing.png", "--out", tmp_path / "t.json"],
         "too few views": ["camera", *photos["survey"][:2], "--out", tmp_path / "c.json"],
-        "corrupt camera file": ["table", *photos["table"], "--camera", bad_camera, "--out", tmp_path / "t.json"],
-        "wrong board format": ["board", "--out", tmp_path / "table.json"],
+        "wrong board format": ["board", "--out", tmp_path / "board.json"],
     }[case]
     assert calibrate(*argv) == 2
     assert expected in one_line_error(capsys)
@@ -93,7 +86,7 @@ def test_enroll_hands_images_and_layout_to_the_appearance_module(tmp_path, photo
     monkeypatch.setitem(sys.modules, "vision.enroll", types.SimpleNamespace(enroll=enroll))
     layout = tmp_path / "layout.txt"
     layout.write_text("wQ wA1\n")
-    assert calibrate("enroll", *photos["table"], "--layout", layout, "--out", tmp_path / "set.json") == 0
+    assert calibrate("enroll", *photos["overhead"], "--layout", layout, "--out", tmp_path / "set.json") == 0
     assert calls == [("enroll", [(480, 640, 3)], "wQ wA1\n"), ("save", str(tmp_path / "set.json"))]
 
 

@@ -1,4 +1,4 @@
-"""Doubt, a person's decisions, deadlines, the end of the game, resuming, and the snapshot."""
+"""Doubt, a person's decisions, deadlines, the end of the game, resuming, and what the page reads."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from table_sim import Table, kinds, of, record_of, uhps
 from rules import Bug, Colour, RuleOptions
 from rules.observation import Observation
 from rules.pgn import format_pgn
+from rules.record import IllegalAttempt
 from rules.referee import Referee, RefereeConfig
 from rules.referee.registration import Transform
 
@@ -35,7 +36,7 @@ def test_unsure_read_of_a_new_piece_asks_a_person(table) -> None:
     assert question.candidates[0] == "wA1 -wQ"  # the read itself comes first
     assert set(question.candidates) == {f"{p} -wQ" for p in ("wA1", "wB1", "wG2", "wS1", "wM", "wL", "wP")}
     assert "confidence" in question.reason
-    assert t.referee.snapshot()["pending"]["candidates"] == list(question.candidates)
+    assert t.referee.pending().candidates == question.candidates
     with pytest.raises(ValueError, match="not one of the candidates"):
         t.referee.confirm("wA2 -wQ")
     events = t.referee.confirm("wS1  -wQ")  # a person knows better than the camera
@@ -75,7 +76,7 @@ def test_undo_waits_for_the_board_to_be_put_back(table) -> None:
     t.turn("wA1 -wQ")
     events = t.referee.undo()
     assert [(e.kind, e.undone, e.ply) for e in events] == [("undo", ("wA1 -wQ",), 4)]
-    assert t.referee.snapshot()["pending"]["kind"] == "restore"
+    assert t.referee.pending().kind == "restore"
     assert kinds(t.still()) == []  # the Ant is still there: not recorded again
     t.hand()
     t.take_back()
@@ -102,7 +103,7 @@ def test_resign_and_undo_the_resignation(table) -> None:
     events = t.referee.resign("w")
     assert [(e.kind, e.state, e.winner, e.reason) for e in events] == [
         ("game_over", "BlackWins", "b", "resignation")]
-    assert t.referee.snapshot()["state"] == "BlackWins"
+    assert t.referee.record.result.value == "BlackWins"
     assert kinds(t.turn("wA1 -wQ")) == []  # the game is over
     with pytest.raises(ValueError, match="already over"):
         t.referee.agree_draw()
@@ -137,7 +138,7 @@ def test_queen_deadline_warnings(table) -> None:
     assert [(e.colour, e.when) for e in of(events, "queen_due")] == [("b", "next_turn")]
     events = t.turn("bS1 bA1-")
     assert [(e.colour, e.when) for e in of(events, "queen_due")] == [("w", "now")]
-    assert t.referee.snapshot()["queen_due"] is True
+    assert t.referee.board.queen_due() is True
     assert of(t.turn("wQ -wS1"), "queen_due")[0].colour == "b"
 
 
@@ -149,19 +150,19 @@ def test_resume_from_a_record_after_a_crash(table) -> None:
     events = t.turn("wA1 -wQ")
     assert [(e.uhp, e.ply) for e in of(events, "move")] == [("wA1 -wQ", 5)]
     assert referee.record is record
-    assert referee.snapshot()["warnings"] == {"w": 0, "b": 2}
+    assert referee.warnings == {Colour.WHITE: 0, Colour.BLACK: 2}
 
 
 def test_a_resumed_game_that_is_already_over_stays_over() -> None:
     record = record_of("Base", *OPENING)
     record.resign(Colour.BLACK)
     referee = Referee.resume(record)
-    assert referee.snapshot()["reason"] == "resignation"
+    assert referee.record.outcome.termination.value == "resignation"
     with pytest.raises(ValueError):
         referee.resign(Colour.WHITE)
 
 
-def test_snapshot_has_what_the_page_shows(table) -> None:
+def test_the_accessors_have_what_the_page_shows(table) -> None:
     t = table(*OPENING)
     t.turn("wA1 -wQ")
     t.hand()
@@ -169,19 +170,20 @@ def test_snapshot_has_what_the_page_shows(table) -> None:
     t.take_back()
     t.force("bQ", (1, -1))  # ... two spaces: illegal
     t.still()
-    snap = t.referee.snapshot()
-    json.dumps(snap)
-    assert snap["game_type"] == "Base+MLP" and snap["state"] == "InProgress"
-    assert (snap["turn"], snap["turn_number"], snap["ply"]) == ("b", 3, 5)
-    assert "wA1" not in snap["hand"]["w"] and "wA2" in snap["hand"]["w"] and "bQ" not in snap["hand"]["b"]
-    assert {"q": -2, "r": 0, "pieces": ["wA1"]} in snap["stacks"]
-    assert {"q": 2, "r": 0, "pieces": ["bQ"]} in snap["stacks"]  # the recorded position
-    assert snap["last_move"] == "wA1 -wQ"
-    assert snap["moves"][-1]["uhp"] == "wA1 -wQ" and snap["moves"][-1]["time"] is not None
-    assert snap["pending"]["kind"] == "illegal" and snap["pending"]["player"] == "b"
-    assert snap["warnings"] == {"w": 0, "b": 1}
-    assert snap["view"] == "steady"
-    assert snap["game_string"].startswith("Base+MLP;InProgress;Black[3];wG1;")
+    referee = t.referee
+    assert str(referee.record.game_type) == "Base+MLP" and referee.record.result.value == "InProgress"
+    assert (referee.board.turn.value, referee.board.turn_number, referee.board.ply) == ("b", 3, 5)
+    hands = {colour.value: [p.name for p in pieces] for colour, pieces in referee.hands().items()}
+    assert "wA1" not in hands["w"] and "wA2" in hands["w"] and "bQ" not in hands["b"]
+    stacks = referee.stacks()
+    assert [p.name for p in stacks[(-2, 0)]] == ["wA1"] and [p.name for p in stacks[(2, 0)]] == ["bQ"]
+    moves = [e for e in referee.entries() if not isinstance(e, IllegalAttempt)]
+    assert moves[-1].uhp == "wA1 -wQ" and moves[-1].emt is not None
+    pending = referee.pending()
+    assert pending.kind == "illegal" and pending.event.player == "b"
+    assert referee.warnings == {Colour.WHITE: 0, Colour.BLACK: 1}
+    assert referee.view == "steady"
+    assert referee.record.to_game_string().startswith("Base+MLP;InProgress;Black[3];wG1;")
 
 
 def test_record_keeps_times_and_marks_in_pgn(table) -> None:

@@ -10,6 +10,7 @@ from table_sim import kinds, of, table_uhps, uhps
 from rules import Bug, Colour, Piece
 from rules.explain import Rule
 from rules.observation import TileSighting
+from rules.record import Mark
 from rules.rulebook import citation
 from rules.referee import RefereeConfig
 from rules.referee.registration import Transform
@@ -50,14 +51,14 @@ def test_illegal_move_is_flagged_then_taken_back(table, name, history, piece, de
     assert illegal.message
     assert illegal.book == citation(rule, Piece.parse(piece).bug).summary and "rulebook" in illegal.reference
     assert len(t.referee.record.moves) == len(history)  # not recorded
-    assert t.referee.snapshot()["pending"]["rule"] == rule.value
-    assert t.referee.snapshot()["warnings"][who] == 1
+    assert t.referee.pending().event.rule == rule.value
+    assert t.referee.warnings[Colour(who)] == 1
     assert kinds(t.still()) == []  # still there: said once
     t.hand()
     t.take_back()
     events = t.still()
     assert kinds(events) == ["takeback"]
-    assert t.referee.snapshot()["pending"] is None
+    assert t.referee.pending() is None
     assert attempted.piece is not None
     assert [e.uhp for e in of(t.turn(then), "move")] == [then]
     assert uhps(t.referee) == list(history) + [then]
@@ -72,7 +73,7 @@ def test_illegal_move_replaced_by_a_legal_one_without_a_pause(table) -> None:
     t.take_back()
     events = t.turn("wQ /wG1")
     assert kinds(events) == ["move"]
-    assert t.referee.snapshot()["pending"] is None
+    assert t.referee.pending() is None
 
 
 def test_fast_legal_move_then_illegal_reply(table) -> None:
@@ -124,11 +125,11 @@ def test_override_records_the_illegal_move_marked(table) -> None:
     assert (move.uhp, move.mark) == (table_uhps(t)[-1], "override")
     assert t.referee.board.position_of(Piece.parse("wQ")) == (1, -1)
     assert t.referee.record.moves[-1].mark.value == "override"
-    snapshot = t.referee.snapshot()
-    assert snapshot["moves"][-1]["mark"] == "override"
+    record = t.referee.record
+    assert record.moves[-1].mark is Mark.OVERRIDE
     # UHP cannot hold the override: the page's GameString stops before it and says why
-    assert snapshot["game_string"].count(";") == 2 + len(snapshot["moves"]) - 1
-    assert f"move {len(snapshot['moves'])} ({move.uhp})" in snapshot["game_string_note"]
+    assert record.to_game_string().count(";") == 2 + len(record.moves) - 1
+    assert f"move {len(record.moves)} ({move.uhp})" in record.game_string_note()
     assert kinds(t.still()) == []  # the board shows what was recorded
     assert [e.uhp for e in of(t.turn("bA1 bQ-"), "move")] == ["bA1 bQ-"]
 

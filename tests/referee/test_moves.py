@@ -33,9 +33,9 @@ def test_first_piece_defines_the_frame_and_the_camera_the_orientation(table) -> 
     t = table(transform=Transform(3, False, (7, 9)))  # the camera sees the table upside down
     t.turn("wS1")
     t.turn("bS1 wS1/")
-    stacks = t.referee.snapshot()["stacks"]
+    stacks = {cell: [p.name for p in stack] for cell, stack in t.referee.stacks().items()}
     # wS1 is the origin; bS1, north-east on the table, is south-west as the camera sees it
-    assert stacks == [{"q": -1, "r": 1, "pieces": ["bS1"]}, {"q": 0, "r": 0, "pieces": ["wS1"]}]
+    assert stacks == {(-1, 1): ["bS1"], (0, 0): ["wS1"]}
     assert uhps(t.referee) == ["wS1", "bS1 /wS1"]
 
 
@@ -80,10 +80,10 @@ def test_a_piece_gone_for_long_is_a_misread_and_its_return_clears_it(table) -> N
     events = t.still(15, tiles=gone)
     assert kinds(events) == ["misread"]
     assert "bQ" in of(events, "misread")[0].message
-    assert t.referee.snapshot()["pending"]["kind"] == "misread"
+    assert t.referee.pending().kind == "check"
     events = t.still()
     assert kinds(events) == ["takeback"]
-    assert t.referee.snapshot()["pending"] is None
+    assert t.referee.pending() is None
 
 
 def test_a_piece_missed_while_play_goes_on_is_a_misread(table) -> None:
@@ -97,7 +97,7 @@ def test_a_piece_missed_while_play_goes_on_is_a_misread(table) -> None:
         events = t.still(tiles=tuple(s for s in t.seen() if (s.colour, s.bug) != (Colour.BLACK, Bug.QUEEN)))
         reported.append(kinds(events))
     assert reported == [[], ["misread"], ["misread"]]  # once over 1 s, and again as the view changes
-    assert t.referee.snapshot()["pending"]["kind"] == "misread"
+    assert t.referee.pending().kind == "check"
 
 
 def test_bumped_hive_is_registered_again(table) -> None:

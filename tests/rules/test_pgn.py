@@ -53,7 +53,7 @@ def make_record() -> GameRecord:
     record = GameRecord("Base", Date="2026.11.22", White='Ann "the Ant"', Black="Bob\\B", Venue="Hive Cafe")
     record.comment = "Round one\nboard 2"
     for number, text in enumerate(MOVES):
-        record.append(text, timestamp=number * 10.5 if number < 4 else None)
+        record.append(text, timestamp=2 + number * 10 if number < 4 else None)
     record.append("wG1 -bA1", mark="override", comment="arbiter: let it stand",
                   timestamp="2026-11-22T18:00:00+00:00")
     record.append("bS1 bA1\\", mark=Mark.CORRECTION, comment="camera saw bG2\nfixed by hand")
@@ -67,8 +67,8 @@ def test_export_follows_mzinga_layout() -> None:
         '[GameType "Base"]\n[Date "2026.11.22"]\n[Event ""]\n[Site ""]\n[Round ""]\n'
         '[White "Ann \\"the Ant\\""]\n[Black "Bob\\\\B"]\n[Result "WhiteWins"]\n'
         '[Termination "resignation"]\n[Venue "Hive Cafe"]\n\n{Round one\nboard 2}\n'
-        "1. wS1\n{[%time 0]}\n2. bG1 -wS1\n{[%time 10.5]}\n3. wQ wS1-\n{[%time 21]}\n"
-        "4. bQ -bG1\n{[%time 31.5]}\n5. wA1 wQ\\\n6. bA1 /bQ\n"
+        "1. wS1\n{[%emt 0:00:02]}\n2. bG1 -wS1\n{[%emt 0:00:10]}\n3. wQ wS1-\n{[%emt 0:00:10]}\n"
+        "4. bQ -bG1\n{[%emt 0:00:10]}\n5. wA1 wQ\\\n6. bA1 /bQ\n"
         "7. wG1 -bA1\n{[%time 2026-11-22T18:00:00+00:00] [%mark override] arbiter: let it stand}\n"
         "8. bS1 bA1\\\n{[%mark correction] camera saw bG2\nfixed by hand}\n")
     assert text.endswith("\n\nWhiteWins\n")
@@ -201,3 +201,76 @@ def test_stated_result_must_agree_with_a_finished_board() -> None:
         parse_pgn(MZINGA_STYLE.replace("BlackWins", "WhiteWins"))
     with pytest.raises(PgnError, match=r"\[Termination\] given, but the game ended on the board"):
         parse_pgn(MZINGA_STYLE.replace("[SgfGameName", '[Termination "resignation"]\n[SgfGameName'))
+
+
+def test_times_are_thinking_times_and_clocks_in_whole_seconds() -> None:
+    record = GameRecord("Base", TimeControl="1+5")
+    for text, at in zip(MOVES, [12.9, 20.2, 50.5, 61.0]):
+        record.append(text, timestamp=at)
+    text = format_pgn(record)
+    # game clock 12.9, 20.2, 50.5, 61 -> whole seconds 12, 20, 50, 61: thinking 12, 8, 30, 11;
+    # left after each move, exact: White 60 - 12.9 + 5 = 52.1, Black 60 - 7.3 + 5 = 57.7,
+    # White 60 - 43.2 + 10 = 26.8, Black 60 - 17.8 + 10 = 52.2 (shown rounded down)
+    assert "1. wS1\n{[%emt 0:00:12] [%clk 0:00:52]}\n2. bG1 -wS1\n{[%emt 0:00:08] [%clk 0:00:57]}\n" in text
+    assert "3. wQ wS1-\n{[%emt 0:00:30] [%clk 0:00:26]}\n4. bQ -bG1\n{[%emt 0:00:11] [%clk 0:00:52]}\n" in text
+    assert '[TimeControl "1+5"]' in text
+    assert not re.search(r"%\w+ \d+\.\d", text)  # never a float
+    again = parse_pgn(text)
+    assert [m.timestamp for m in again.moves] == [12, 20, 50, 61]
+    assert again.time_control == record.time_control
+
+
+def test_old_files_with_time_in_seconds_are_still_read() -> None:
+    record = parse_pgn('[GameType "Base"]\n\n1. wS1\n{[%time 2.3787792650000483]}\n2. bG1 -wS1\n{[%time 9.5]}\n')
+    assert [m.timestamp for m in record.moves] == [2.3787792650000483, 9.5]
+    assert "[%emt 0:00:02]" in format_pgn(record) and "%time" not in format_pgn(record)
+
+
+def test_start_date_and_time_tags() -> None:
+    from datetime import datetime
+    record = GameRecord("Base", Event="Club night", Site="board 2", Round="3")
+    record.set_start(datetime(2026, 11, 24, 18, 5, 9))
+    text = format_pgn(record)
+    assert text.startswith('[GameType "Base"]\n[Date "2026.11.24"]\n[Event "Club night"]\n[Site "board 2"]\n'
+                           '[Round "3"]\n[White ""]\n[Black ""]\n[Result "NotStarted"]\n[Time "18:05:09"]\n')
+
+
+def _with_attempts() -> GameRecord:
+    from rules.record import IllegalAttempt
+    record = GameRecord("Base")
+    record.add_attempt(IllegalAttempt(0, "wQ", Colour.WHITE, "No Queen on the first turn",
+                                      "The Queen may not be placed on the first turn.", 3.0, "taken back", "w"))
+    record.append("wS1", timestamp=5)
+    record.append("bG1 -wS1", timestamp=9)
+    record.add_attempt(IllegalAttempt(2, "wS1 bG1\\", Colour.WHITE, "No moving before the Queen",
+                                      "White's Queen is not on the board yet.", 14.7))
+    record.resolve_attempt("overridden", "arbiter")
+    record.append("wS1 bG1\\", timestamp=20, mark="override")
+    record.add_attempt(IllegalAttempt(3, "bA1 wS1-", Colour.BLACK, "Placing restriction",
+                                      "bA1 would touch White's wS1.", 25.0))
+    return record
+
+
+def test_illegal_attempts_are_comment_lines_after_the_move_they_followed() -> None:
+    text = format_pgn(_with_attempts())
+    assert ("\n{[%illegal wQ] [%player w] [%at 0:00:03] [%rule No Queen on the first turn] The Queen may not "
+            "be placed on the first turn.; taken back by White}\n1. wS1\n") in text
+    assert ("2. bG1 -wS1\n{[%emt 0:00:04]}\n{[%illegal wS1 bG1\\] [%player w] [%at 0:00:14] [%rule No moving "
+            "before the Queen] White's Queen is not on the board yet.; overridden by the arbiter}\n3. wS1 bG1\\\n"
+            ) in text
+    assert text.endswith("{[%illegal bA1 wS1-] [%player b] [%at 0:00:25] [%rule Placing restriction] "
+                         "bA1 would touch White's wS1.; pending}\n")
+
+
+def test_illegal_attempts_read_back() -> None:
+    record = _with_attempts()
+    again = parse_pgn(format_pgn(record))
+    assert [(a.ply, a.uhp, a.colour, a.rule, a.message, a.resolution, a.by) for a in again.attempts] == \
+        [(a.ply, a.uhp, a.colour, a.rule, a.message, a.resolution, a.by) for a in record.attempts]
+    assert [a.timestamp for a in again.attempts] == [3, 14, 25]
+    assert [m.comment for m in again.moves] == ["", "", ""]
+
+
+def test_an_attempt_comment_without_its_player_is_refused() -> None:
+    with pytest.raises(PgnError, match=r"illegal attempt after move 1 \(line 2\): it needs \[%player"):
+        parse_pgn('[GameType "Base"]\n1. wS1\n{[%illegal bQ] [%rule Turn order] out of turn; pending}\n')

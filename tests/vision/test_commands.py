@@ -47,6 +47,18 @@ def test_detect_with_a_bad_profile_exits_2(tmp_path, capsys) -> None:
     assert "corrupt profile" in capsys.readouterr().err
 
 
+def test_detect_camera_file_option_and_its_old_name(tmp_path, capsys) -> None:
+    image = tmp_path / "blank.png"
+    cv2.imwrite(str(image), np.zeros((72, 128, 3), np.uint8))
+    (tmp_path / "camera.json").write_text("{")
+    assert main(["detect", str(image), "--camera-file", str(tmp_path / "camera.json")]) == 2
+    new = capsys.readouterr().err
+    assert "camera.json" in new and "--calibration" not in new
+    assert main(["detect", str(image), "--calibration", str(tmp_path / "camera.json")]) == 2
+    old = capsys.readouterr().err
+    assert "--calibration is now called --camera-file" in old and "camera.json" in old
+
+
 def test_render_style_b_and_bad_game_string(tmp_path, capsys) -> None:
     a, b = tmp_path / "a.png", tmp_path / "b.png"
     assert main(["render", "--game-string", GAME, "--out", str(a), "--seed", "1", "--clean"]) == 0

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from webhelpers import PIN, csrf, get_json, start_server
 
 from rules.pgn import parse_pgn
-from webui import app as app_module
+from webui import rulings_api
+from webui.context import MAX_RULINGS_AT_ONCE
 from webui import hub as hub_module
 from webui.auth import MAX_FAILURES
 from webui.rulings import MAX_PLIES
@@ -95,11 +96,11 @@ def test_rulings_beyond_the_allowed_number_at_once_are_told_to_wait(client, monk
         release.wait(10)
         raise ValueError("done")
 
-    monkeypatch.setattr(app_module, "load_position", slow_position)
+    monkeypatch.setattr(rulings_api, "load_position", slow_position)
     answers: list[int] = []
     threads = [threading.Thread(target=lambda: answers.append(
         client.application.test_client().post("/api/rulings", json={"position": "x"}).status_code))
-        for _ in range(app_module.MAX_RULINGS_AT_ONCE)]
+        for _ in range(MAX_RULINGS_AT_ONCE)]
     for thread in threads:
         thread.start()
     for _ in threads:
@@ -109,7 +110,7 @@ def test_rulings_beyond_the_allowed_number_at_once_are_told_to_wait(client, monk
     for thread in threads:
         thread.join(10)
     assert busy.status_code == 503 and busy.headers["Retry-After"] and "busy" in busy.get_json()["error"]
-    assert answers == [422] * app_module.MAX_RULINGS_AT_ONCE
+    assert answers == [422] * MAX_RULINGS_AT_ONCE
 
 
 def test_live_pages_beyond_the_cap_get_a_clear_refusal(client, service, monkeypatch):

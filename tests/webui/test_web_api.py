@@ -9,8 +9,9 @@ from webhelpers import PIN, csrf
 
 from rules.pgn import parse_pgn
 
-CONTROL = ["/api/game/new", "/api/game/confirm", "/api/game/correct", "/api/game/override",
-           "/api/game/undo", "/api/game/resign", "/api/game/draw", "/api/pin"]
+CONTROL = ["/api/game/new", "/api/game/confirm", "/api/game/correct", "/api/game/add-missed",
+           "/api/game/replace-last", "/api/game/start-from-table", "/api/game/override", "/api/game/undo",
+           "/api/game/resign", "/api/game/draw", "/api/pin"]
 
 
 @pytest.mark.parametrize("url", CONTROL)
@@ -71,8 +72,17 @@ def test_new_game(controller, service):
     assert service.game_id != old
 
 
+def test_new_game_event_and_round_reach_the_pgn(controller, service):
+    response = controller.post_json("/api/game/new", {"white": "Cy", "black": "Di", "event": "Club night",
+                                                       "round": "3"})
+    assert response.status_code == 200
+    pgn = parse_pgn(controller.get(f"/api/games/{service.game_id}/pgn").get_data(as_text=True))
+    assert pgn.tags["Event"] == "Club night" and pgn.tags["Round"] == "3"
+
+
 @pytest.mark.parametrize("body", [{"game_type": "Chess"}, {"game_type": 7}, {"queen_may_open": "yes"},
-                                  {"illegal_move_limit": 0}, {"white": "x" * 61}, {"white": "a\nb"}])
+                                  {"illegal_move_limit": 0}, {"white": "x" * 61}, {"white": "a\nb"},
+                                  {"event": "x" * 61}, {"round": ["1"]}])
 def test_new_game_rejects_bad_input(controller, service, body):
     old = service.game_id
     response = controller.post_json("/api/game/new", body)
@@ -86,9 +96,10 @@ def test_body_must_be_a_json_object(controller):
     assert response.status_code == 400
 
 
-def test_correct_and_undo(controller, table, service):
+@pytest.mark.parametrize("url", ["/api/game/add-missed", "/api/game/correct"])
+def test_add_missed_and_undo(controller, table, service, url):
     table.play("wS1", "bG1 -wS1")
-    assert controller.post_json("/api/game/correct", {"move": "wQ wS1/"}).status_code == 200
+    assert controller.post_json(url, {"move": "wQ wS1/"}).status_code == 200
     assert [m["uhp"] for m in service.snapshot()["moves"]] == ["wS1", "bG1 -wS1", "wQ wS1/"]
     assert service.snapshot()["moves"][-1]["mark"] == "correction"
     assert controller.post_json("/api/game/undo").status_code == 200
@@ -157,6 +168,11 @@ def test_downloads_replay_in_the_engine(client, table, service):
 
 def test_unknown_game_and_endpoint_are_404(client):
     assert client.get("/api/games/999/pgn").status_code == 404
+    missing = client.get("/api/games/999")
+    assert missing.status_code == 404 and missing.get_json()["error"] == "there is no game 999"
+    page = client.get("/games/999")
+    assert page.status_code == 404 and "Not found" in page.get_data(as_text=True)
+    assert client.get(f"/games/{2 ** 70}").status_code == 404
     assert client.get("/api/nothing").get_json()["error"]
     assert client.get("/api/camera.jpg").status_code == 404
 
@@ -206,7 +222,8 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_
                     max_leaves=6)
 FIELDS = st.fixed_dictionaries({}, optional={k: JSON for k in ("move", "colour", "game_type", "white", "pin",
                                                                 "illegal_move_limit", "queen_may_open", "piece",
-                                                                "cell", "position")})
+                                                                "cell", "position", "to_move", "numbers", "under",
+                                                                "time_control", "event", "round")})
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -11,6 +11,7 @@ from webhelpers import wait_for
 
 from rules import RuleOptions
 from rules.observation import Observation
+from rules.referee import RefereeConfig
 from vision.sources import FrameSource, SourceError
 from webui import live as live_module
 from webui.hub import Hub
@@ -24,6 +25,7 @@ class Service:
         self.observed: list[Observation] = []
         self.camera: list[str] = []
         self.hub = Hub()
+        self.config = RefereeConfig()
 
     def stamp(self) -> tuple[int, float]:
         return 1, time.monotonic()
@@ -124,7 +126,8 @@ def test_a_frame_failure_that_repeats_is_logged_and_shown_once(caplog):
     wait_for(lambda: loop.errors >= 5, 5, "several failed frames")
     loop.stop()
     assert service.camera.count("error") == 1
-    assert len([r for r in caplog.records if r.levelname == "ERROR"]) == 1
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1 and "\n" not in errors[0] and "calibrated at 640x480" in errors[0]
 
 
 def test_skipped_images_of_a_folder_are_shown_and_the_folder_ends(tmp_path):

@@ -46,8 +46,7 @@ def test_demo_seek_starts_at_the_logged_position():
 
 
 def _args(tmp_path, **extra) -> argparse.Namespace:
-    values = {"source": "usb:97", "data": tmp_path / "data", "profile": None, "camera_file": None,
-              "table_file": None}
+    values = {"source": "usb:97", "data": tmp_path / "data", "profile": None, "camera_file": None}
     values.update(extra)
     return argparse.Namespace(**values)
 
@@ -62,6 +61,16 @@ def test_doctor_reports_and_fails_on_problems(tmp_path, capsys):
     assert findings["data folder"].level == "ok" and findings["disk"].level == "ok"
     assert doctor.run(_args(tmp_path)) == 1
     assert "problem(s) to fix" in capsys.readouterr().out
+
+
+def test_doctor_prints_only_its_own_lines(tmp_path):
+    """OpenCV's native warnings (it cannot open a camera here) stay off the terminal."""
+    done = subprocess.run([sys.executable, "-m", "webui.cli", "doctor", "--source", "usb:0", "--data",
+                           str(tmp_path / "data")], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert done.returncode == 1 and lines[-1] == "1 problem(s) to fix."
+    assert all(line == "" or line.split()[0] in ("ok", "warn", "FAIL", "1") for line in lines), lines
+    assert "table calibration" not in done.stdout
 
 
 def test_doctor_data_folder_that_cannot_be_created(tmp_path):
@@ -84,11 +93,13 @@ def test_referee_command_on_a_folder_of_frames(tmp_path):
     pgn, events = tmp_path / "game.pgn", tmp_path / "events.jsonl"
     result = subprocess.run([sys.executable, "-m", "webui.cli", "referee", "--source", str(frames), "--game-type",
                              "Base", "--profile", str(DEMO_PROFILE_PATH),  # the demo table's set, enrolled
-                             "--pgn", str(pgn), "--events", str(events)], cwd=ROOT, capture_output=True,
-                            text=True, timeout=120)
+                             "--pgn", str(pgn), "--events", str(events), "--board-name", "Table 2"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "1 unreadable image(s) skipped, the last 0007a.png" in result.stderr
-    assert [m.uhp for m in parse_pgn(pgn.read_text()).moves] == ["wB1", "bS1 wB1\\"]
+    record = parse_pgn(pgn.read_text())
+    assert [m.uhp for m in record.moves] == ["wB1", "bS1 wB1\\"]
+    assert record.tags["Site"] == "Table 2" and record.tags["Date"] and record.tags["Time"]
     kinds = [json.loads(line)["kind"] for line in events.read_text().splitlines()]
     assert kinds.count("move") == 2
 

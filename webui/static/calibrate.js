@@ -1,4 +1,5 @@
-// The calibration page: enroll the set in front of the camera (needs the control PIN).
+// The calibration page: the enrollment layout drawn as a board; enroll the set in front of the
+// camera (needs the control PIN).
 "use strict";
 
 (() => {
@@ -30,6 +31,16 @@
     }
   }
 
-  $("enroll").addEventListener("click", () => enroll(false));
-  $("enroll-reset").addEventListener("click", () => enroll(true));
+  // Row r of the layout holds cells (0, r), (1, r), ...: axial cells, so each row sits half a tile right.
+  function drawLayout() {
+    const svg = $("layout");
+    const stacks = svg.dataset.rows.split("/").flatMap((row, r) => row.split(" ").map((name, q) => ({ q, r, pieces: [name] })));
+    HIVE.draw(svg, stacks);
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    drawLayout();
+    $("enroll").addEventListener("click", () => enroll(false));
+    $("enroll-reset").addEventListener("click", () => enroll(true));
+  });
 })();

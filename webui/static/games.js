@@ -1,36 +1,37 @@
-// The list of logged games with their downloads and replay links.
+// The list of logged games with their downloads and replay links (cards on phones).
 "use strict";
 
 document.addEventListener("DOMContentLoaded", async () => {
   const body = document.getElementById("games");
   const data = await API.get("/api/games");
+  document.getElementById("empty").hidden = data.games.length > 0;
+
+  function cell(row, text, label, cls) {
+    const td = row.insertCell();
+    td.textContent = text;
+    if (label) td.dataset.label = label;
+    if (cls) td.className = cls;
+    return td;
+  }
+
   for (const g of data.games) {
-    const row = document.createElement("tr");
+    const row = body.insertRow();
+    cell(row, `Game ${g.id}` + (g.id === data.current ? " (live)" : ""), "", "id");
     if (g.problem) {
-      row.innerHTML = "<td></td><td colspan=6></td>";
-      row.cells[0].textContent = String(g.id);
-      row.cells[1].textContent = g.problem;
-      body.appendChild(row);
+      cell(row, g.problem, "Problem").colSpan = 6;
       continue;
     }
-    const cells = [
-      String(g.id) + (g.id === data.current ? " (live)" : ""),
-      new Date(g.created * 1000).toLocaleString(),
-      `${g.white || "White"} – ${g.black || "Black"}`, g.game_type, String(g.moves), g.result,
-    ];
-    for (const text of cells) {
-      const td = document.createElement("td");
-      td.textContent = text;
-      row.appendChild(td);
-    }
-    const files = document.createElement("td");
+    cell(row, new Date(g.created * 1000).toLocaleString(), "Started");
+    cell(row, `${g.white || "White"} – ${g.black || "Black"}`, "Players");
+    cell(row, g.game_type, "Type");
+    cell(row, String(g.moves), "Moves");
+    cell(row, g.result_text, "Result", "result");
+    const files = cell(row, "", "", "files");
     for (const [label, href] of [["Replay", `/games/${g.id}`], ["PGN", `/api/games/${g.id}/pgn`], ["GameString", `/api/games/${g.id}/gamestring`]]) {
       const a = document.createElement("a");
-      a.href = href; a.textContent = label; a.style.marginRight = ".6rem";
+      a.href = href; a.textContent = label;
       if (label !== "Replay") a.setAttribute("download", "");
       files.appendChild(a);
     }
-    row.appendChild(files);
-    body.appendChild(row);
   }
 });

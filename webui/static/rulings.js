@@ -4,8 +4,8 @@
 (() => {
   const $ = id => document.getElementById(id);
   let positionText = "";
-  let current = null; // last answer of /api/rulings
   let piece = null;
+  let tapped = null; // the cell asked about
 
   async function ask(body) {
     try {
@@ -19,19 +19,18 @@
   }
 
   function show(answer) {
-    current = answer;
     const p = answer.position;
     const marks = (answer.destinations || []).map(d => d.cell);
-    const bad = answer.ruling && !answer.ruling.legal && answer.ruling.cells ? answer.ruling.cells : [];
-    HIVE.draw($("board"), p.stacks, { marks, bad, empties: true, onCell: pickCell });
-    $("turn").textContent = `Turn ${p.turn_number}: ${p.turn === "w" ? "White" : "Black"} to play`;
-    $("turn").className = "turn " + (p.turn === "w" ? "white" : "black");
-    HIVE.handList($("hand-w"), p.hand.w, pickPiece);
-    HIVE.handList($("hand-b"), p.hand.b, pickPiece);
-    document.querySelectorAll(".chip").forEach(c => c.classList.toggle("selected", c.dataset.piece === piece));
-    $("selected").textContent = piece ? `Selected: ${piece}` : "";
-    $("dests").textContent = piece ? ((answer.destinations || []).map(d => d.uhp).join(", ") || "none: this piece cannot move now") : "Pick a piece.";
     const r = answer.ruling;
+    const bad = r && !r.legal && r.cells ? r.cells : [];
+    HIVE.draw($("board"), p.stacks, { marks, bad, tapped, selected: piece, empties: true, onCell: pickCell });
+    $("turn").textContent = `${HIVE.COLOUR_WORD[p.turn]}'s turn ${p.turn_number}`;
+    $("turn").className = "turn " + (p.turn === "w" ? "white" : "black");
+    HIVE.handList($("hand-w"), p.hand.w, pickPiece, piece);
+    HIVE.handList($("hand-b"), p.hand.b, pickPiece, piece);
+    $("selected").textContent = piece ? `Selected: ${HIVE.describe(piece)}` : "";
+    $("dests").textContent = !piece ? "Pick a piece." : "Legal moves of " + piece + ": "
+      + ((answer.destinations || []).map(d => d.uhp).join(", ") || "none: this piece cannot move now");
     $("ruling").hidden = !r;
     if (r) {
       $("ruling").className = "ruling " + (r.legal ? "legal" : "illegal");
@@ -44,6 +43,7 @@
 
   async function pickPiece(name) {
     piece = name;
+    tapped = null;
     const answer = await ask({ piece });
     if (answer) show(answer);
   }
@@ -54,6 +54,7 @@
       if (top) return pickPiece(top);
       return;
     }
+    tapped = [q, r];
     const answer = await ask({ piece, cell: [q, r] });
     if (answer) show(answer);
   }
@@ -61,6 +62,7 @@
   async function load(text) {
     positionText = text;
     piece = null;
+    tapped = null;
     const answer = await ask({});
     if (answer) show(answer);
   }
