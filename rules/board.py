@@ -200,6 +200,11 @@ class Board:
         cell = self._where[Piece.of_kind(colour, Bug.QUEEN)[0].index]
         return cell is not None and all(n in self._stacks for n in neighbours(cell))
 
+    def surrounded_queens(self) -> tuple[Hex, ...]:
+        """Cells of the Queens surrounded on all six sides (the end of the game)."""
+        cells = (self._where[Piece.of_kind(colour, Bug.QUEEN)[0].index] for colour in Colour if self.surrounded(colour))
+        return tuple(cell for cell in cells if cell is not None)
+
     # ------------------------------------------------------------------ moves
     @property
     def legal_moves(self) -> list[Move]:

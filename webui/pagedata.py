@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 from rules.board import Board
 from rules.clock import ClockState, clock_state, move_seconds
 from rules.hexgrid import Hex
-from rules.pieces import Bug, Colour, Piece
+from rules.pieces import Colour, Piece
 from rules.record import GameRecord, IllegalAttempt
 from rules.referee import Entry, IllegalEvent, MoveEntry, Pending, Referee, SeenStack, TablePosition
 from rules.referee.view import entries
@@ -51,7 +51,7 @@ def hands(by_colour: Mapping[Colour, Sequence[Piece]]) -> Json:
 
 def surrounded(board: Board) -> list[Json]:
     """The cells of the Queens surrounded on ``board`` (the end of the game)."""
-    return [cell(board.cell_of(Piece.get(colour, Bug.QUEEN))) for colour in Colour if board.surrounded(colour)]
+    return [cell(at) for at in board.surrounded_queens()]
 
 
 def position(board: Board) -> Json:
@@ -160,7 +160,7 @@ def live_state(referee: Referee, game_id: int, camera: Json, now: float) -> Json
                     "repetition_draw": record.options.repetition_draw},
         "illegal_move_limit": referee.config.illegal_move_limit,
         "hand": hands(referee.hands()), "stacks": stacks(referee.stacks()),
-        "surrounded": [cell(at) for at in referee.surrounded_queens()],
+        "surrounded": surrounded(referee.board),
         "queen_due": board.queen_due() and not record.result.is_over,
         "view": referee.view, "pending": pending(waiting), "attempt": _attempt(board, waiting),
         "warnings": {c.value: n for c, n in referee.warnings.items()},

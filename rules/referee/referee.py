@@ -18,7 +18,7 @@ from ..explain import Rule, Violation, why_illegal
 from ..gametype import GameType, RuleOptions
 from ..hexgrid import Hex
 from ..observation import Observation
-from ..pieces import Bug, Colour, Piece
+from ..pieces import Colour, Piece
 from ..record import GameRecord, IllegalAttempt, Mark
 from ..rulebook import citation
 from ..setup import setup_of
@@ -388,11 +388,6 @@ class Referee:
     def clock_state(self, now: float) -> ClockState:
         """Both clocks at game-clock time ``now`` under the record's ``TimeControl`` tag."""
         return clock_state(self.record, now, self.record.time_control)
-
-    def surrounded_queens(self) -> tuple[Hex, ...]:
-        """Cells of the Queens surrounded on all six sides (the end of the game)."""
-        return tuple(self.board.cell_of(queen) for colour in Colour
-                     for queen in Piece.of_kind(colour, Bug.QUEEN) if self.board.surrounded(colour))
 
     def table_position(self) -> TablePosition:
         """The last steady view as a position to start a game from, with its questions."""

@@ -147,7 +147,7 @@ def test_accessors_show_the_game_as_values(table) -> None:
     assert Piece.parse("wA1") not in ref.hands()[Colour.WHITE] and Piece.parse("wA2") in ref.hands()[Colour.WHITE]
     assert [e.uhp for e in ref.entries()] == [*OPENING, "wA1 -wQ"]
     assert [(e.turn, e.colour.value) for e in ref.entries()][-2:] == [(2, "b"), (3, "w")]
-    assert ref.surrounded_queens() == ()
+    assert ref.board.surrounded_queens() == ()
     clocks = ref.clock_state(t.time + 5)
     assert clocks.running is Colour.BLACK and clocks.left is None
 
@@ -155,7 +155,7 @@ def test_accessors_show_the_game_as_values(table) -> None:
 def test_the_surrounded_queen_is_named() -> None:
     from tests.rules.test_pgn import MZINGA_STYLE  # ends with White's Queen surrounded
     referee = Referee.resume(parse_pgn(MZINGA_STYLE))
-    [cell] = referee.surrounded_queens()
+    [cell] = referee.board.surrounded_queens()
     assert referee.board.stack(cell)[0] == Piece.parse("wQ")
     assert all(referee.board.stack(n) for n in neighbours(cell))
 
