@@ -89,10 +89,11 @@ def place_layout(found: list[Peak], layout: Layout) -> Placement:
                     score = _score(_matches(homography, plane, centres, pitch), white, layout_white)
                     if score > best_score:
                         best, best_score = homography, score
-    for _ in range(2):  # refine to the camera's perspective
+    for _ in range(2):  # refine to the camera's perspective (tops all in one row leave it a similarity)
         matched = _matches(best, plane, centres, pitch)
         if (matched >= 0).sum() >= 5:
-            best = cv2.findHomography(plane[matched >= 0], centres[matched[matched >= 0]])[0]
+            refined = cv2.findHomography(plane[matched >= 0], centres[matched[matched >= 0]])[0]
+            best = best if refined is None else refined
     matched = _matches(best, plane, centres, pitch)
     return Placement(Lattice(best), {cells[k]: found[m] for k, m in enumerate(matched) if m >= 0})
 

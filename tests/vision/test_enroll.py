@@ -61,6 +61,13 @@ def test_a_missing_piece_is_left_unplaced() -> None:
     assert np.allclose(placement.lattice.pixel((0, 0)), camera(10.0, 50.0, 0.0)[:2, 2], atol=1.0)
 
 
+def test_tops_all_in_one_row_are_placed_without_perspective() -> None:
+    """Only the first row of seven shows: no homography can be fitted to points on one line."""
+    tops = seen(ROWS, camera(20.0, 45.0, 1e-4))[:7]
+    placement = place_layout(tops, parse_layout(ROWS))
+    assert len(placement.tops) == 7
+
+
 def test_enrolling_needs_a_photo() -> None:
     from vision.enroll import enroll
 
