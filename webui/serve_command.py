@@ -5,7 +5,7 @@
     hivecam serve --source demo --demo-speed 4   # the demo game, four times faster
 
 Games are logged in ``--data`` (default ``$HIVECAM_DATA`` or ``~/.local/share/hivecam``),
-in ``games.sqlite3``; the demo keeps its latest game in ``demo.sqlite3`` instead, so demo
+in ``games.sqlite3``; the demo keeps its last two games in ``demo.sqlite3`` instead, so demo
 games never mix with real ones. After a crash or power cut the server resumes the game it
 was following.
 """
@@ -29,6 +29,7 @@ from werkzeug.serving import make_server
 CAMERA_NAME = "camera.json"
 LOG_NAME = "games.sqlite3"
 DEMO_LOG_NAME = "demo.sqlite3"
+DEMO_GAMES_KEPT = 2  # the demo game being played and the one before it (open to replay meanwhile)
 T = TypeVar("T")
 log = logging.getLogger("hivecam.serve")
 DEFAULT_DATA = Path(os.environ.get("HIVECAM_DATA", Path.home() / ".local" / "share" / "hivecam"))
@@ -126,14 +127,14 @@ def build(args: argparse.Namespace):
 def _continue_demo(service, table):
     """The demo table, at the logged demo game's position if that is the current game,
     else from the start with a new game; each later run of the demo starts a new game,
-    which replaces the one before in the demo's log."""
+    which pushes the oldest out of the demo's log (it keeps DEMO_GAMES_KEPT)."""
     from webui.demo import demo_players
 
     demo = table.record
 
     def new_demo_game() -> None:
         service.new_game(*demo_players(demo))
-        service.store.keep_only(service.game_id)
+        service.store.keep_latest(DEMO_GAMES_KEPT)
 
     table.on_cycle = new_demo_game
     current = service.referee.record

@@ -195,12 +195,15 @@ class GameStore:
                  json.dumps({c.value: n for c, n in warnings.items()}), len(moves), json.dumps(record.tags),
                  game_id))
 
-    def keep_only(self, game_id: int) -> None:
-        """Delete every game but ``game_id`` (the demo's own log keeps just its latest game)."""
+    def keep_latest(self, count: int) -> None:
+        """Delete every game but the ``count`` most recent (the demo's own log keeps the game being
+        played and the one before it, so a finished demo game stays open to replay while the next plays)."""
         with self._transaction():
+            kept = [row[0] for row in self._db.execute("SELECT id FROM games ORDER BY id DESC LIMIT ?", (count,))]
+            marks = ",".join("?" * len(kept))
             for table in ("events", "moves", "attempts"):
-                self._db.execute(f"DELETE FROM {table} WHERE game_id != ?", (game_id,))
-            self._db.execute("DELETE FROM games WHERE id != ?", (game_id,))
+                self._db.execute(f"DELETE FROM {table} WHERE game_id NOT IN ({marks})", kept)
+            self._db.execute(f"DELETE FROM games WHERE id NOT IN ({marks})", kept)
 
     def latest(self) -> int | None:
         """The id of the most recent game (not a demo game), or None."""
