@@ -28,8 +28,8 @@ MODEL_PATH = Path(__file__).with_name("models") / "tilemap.onnx"
 PEAK_THRESHOLD = 0.35  # centre heat a tile top must reach
 COLOUR_REACH = 0.4  # pitches around a centre whose top-face classes decide the tile's colour
 MIN_TOP_SHARE = 0.3  # ... and of which at least this share must look like a tile top (not table or sides)
-SMALL_PITCH = 32.0  # pixels: tiles this close together are looked at again, twice as large
-MAX_ZOOM = 2  # (the network finds centres and pitch reliably from about 32 to 90 pixels a tile)
+SMALL_PITCH = 32.0  # pixels: tiles this close together are looked at again, ZOOM times as large
+ZOOM = 2  # (the network finds centres and pitch reliably from about 32 to 90 pixels a tile)
 TILE_CLASSES = slice(1, 5)  # white and black tops and sides: where tiles are
 
 
@@ -122,23 +122,24 @@ def tile_tops(mapper: TileMapper, frame: np.ndarray, threshold: float = PEAK_THR
               ) -> tuple[TileMaps, list[Peak]]:
     """The frame's maps and its tile tops (centre heat at least ``threshold``). Where the tiles
     look small (far camera, wide lens, pocket tiles), the tops come from another look at the
-    tiles' region, twice (up to MAX_ZOOM times) as large."""
+    tiles' region, ZOOM times as large."""
     maps = mapper.maps(frame)
-    found, zoom = peaks(maps, threshold), 1
-    while found and zoom < MAX_ZOOM and float(np.median([p.pitch for p in found])) * zoom < SMALL_PITCH:
-        x0, y0, x1, y1 = _tile_region(maps, frame.shape)
-        zoom *= 2
-        crop = cv2.resize(frame[y0:y1, x0:x1], None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
-        origin = np.array([x0, y0], np.float64)
-        found = [Peak(p.centre / zoom + origin, p.pitch / zoom, p.score, p.white)
-                 for p in peaks(mapper.maps(crop), threshold)]
-    return maps, found
+    found = peaks(maps, threshold)
+    if not found or float(np.median([p.pitch for p in found])) >= SMALL_PITCH:
+        return maps, found
+    x0, y0, x1, y1 = _tile_region(maps, found, frame.shape)
+    crop = cv2.resize(frame[y0:y1, x0:x1], None, fx=ZOOM, fy=ZOOM, interpolation=cv2.INTER_LINEAR)
+    origin = np.array([x0, y0], np.float64)
+    return maps, [Peak(p.centre / ZOOM + origin, p.pitch / ZOOM, p.score, p.white)
+                  for p in peaks(mapper.maps(crop), threshold)]
 
 
-def _tile_region(maps: TileMaps, frame_shape: tuple[int, ...]) -> tuple[int, int, int, int]:
-    """Frame pixels (x0, y0, x1, y1) of the box round every patch that looks like tile, with a margin."""
+def _tile_region(maps: TileMaps, found: list[Peak], frame_shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """Frame pixels (x0, y0, x1, y1) of the box round every top found and every patch that looks
+    like tile, with a margin."""
     ys, xs = np.nonzero(maps.classes[TILE_CLASSES].sum(axis=0) > 0.5)
-    (left, top), (right, bottom) = pixel_of(np.array([[xs.min(), ys.min()], [xs.max(), ys.max()]]))
+    points = np.vstack([pixel_of(np.column_stack([xs, ys])), [p.centre for p in found]])
+    (left, top), (right, bottom) = points.min(axis=0), points.max(axis=0)
     margin = 2 * SMALL_PITCH
     height, width = frame_shape[:2]
     return (max(int(left - margin), 0), max(int(top - margin), 0),

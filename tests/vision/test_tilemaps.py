@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.tilemaps import BLACK_TOP, MAP_CHANNELS, STRIDE, WHITE_TOP, TileMapper, cell_of, decode, peaks, pixel_of
+from vision.tilemaps import (BLACK_TOP, MAP_CHANNELS, STRIDE, WHITE_TOP, TileMapper, cell_of, decode, peaks, pixel_of,
+                             tile_tops)
 
 FRAME = (720, 1280, 3)
 
@@ -63,3 +64,27 @@ def test_a_peak_over_what_does_not_look_like_a_tile_top_is_dropped() -> None:
 def test_a_missing_network_file_says_how_to_train_it(tmp_path) -> None:
     with pytest.raises(FileNotFoundError, match="missing.onnx: this network is missing .*train tilemap"):
         TileMapper(tmp_path / "missing.onnx")
+
+
+class _FixedMapper:
+    """A TileMapper stand-in answering the same raw maps for any frame (cut to the frame's size)."""
+
+    def __init__(self, raw: np.ndarray) -> None:
+        self.raw, self.looks = raw, []
+
+    def maps(self, frame: np.ndarray):
+        self.looks.append(frame.shape[:2])
+        return decode(self.raw, frame.shape)
+
+
+def test_small_tops_with_faint_tile_classes_get_their_second_look() -> None:
+    """Tops 20 px apart whose patches are only 40 % tile: the region to look at again comes from the
+    tops themselves (no single patch passes for tile)."""
+    raw = raw_maps([(600.0, 300.0, True), (620.0, 300.0, False)], pitch_px=20.0)
+    raw[0, 4:] = -8.0
+    raw[0, 4], raw[0, 4 + WHITE_TOP], raw[0, 4 + BLACK_TOP] = np.log(0.6), np.log(0.2), np.log(0.2)
+    mapper = _FixedMapper(raw)
+    maps, _ = tile_tops(mapper, np.zeros(FRAME, np.uint8))
+    assert maps.heat.shape == (90, 160)
+    first, second = mapper.looks
+    assert first == (720, 1280) and second[0] < 720 and second[1] < 1280  # twice the size of a small region
