@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -21,10 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.render.icons import ART_DIR, ICON_SETS, IconSet, icon_png  # noqa: E402
+from vision.render.icons import ART_DIR, ICON_SETS, POOL_SETS, POOL_SIZE, IconSet, PoolSet, icon_png  # noqa: E402
 
 NPM_DIR = ROOT / "var" / "art-npm"
 ALLOWED_LICENCES = {"MIT", "Apache-2.0", "CC-BY-4.0", "CC-BY-SA-4.0"}
+SKIPPED_WORDS = ("flag", "letter", "arrow", "keycap", "regional", "symbol", "sign", "button", "brand", "logo")
 
 
 def npm_install(packages: list[str]) -> None:
@@ -62,24 +64,41 @@ def icon_svg(data: dict, name: str) -> str:
             f'viewBox="{" ".join(map(str, box))}">{icon["body"]}</svg>')
 
 
-def rasterise_set(icon_set: IconSet, size: int) -> tuple[int, int, list[str]]:
-    """Write the set's missing PNGs; returns (written, already there, names lacking or cairo cannot draw)."""
+def sampled_names(data: dict, count: int) -> list[str]:
+    """``count`` of a pool set's icons, the same ones every run: none with digits (keycaps, clocks,
+    numbered variants) nor flags, letters or arrows, which are not what a tile's art looks like."""
+    names = sorted(n for n in data["icons"]
+                   if not any(c.isdigit() for c in n) and not any(w in n for w in SKIPPED_WORDS))
+    return sorted(random.Random(0).sample(names, min(count, len(names))))
+
+
+def png_has_alpha(png: bytes) -> bool:
+    """Whether a PNG's colour type (IHDR byte 25) carries an alpha channel: 4 grey+alpha, 6 RGBA."""
+    return len(png) > 25 and png[25] in (4, 6)
+
+
+def rasterise_set(name: str, package: str, icon_names: list[str] | None, size: int) -> tuple[int, int, list[str]]:
+    """Write the set's missing PNGs (``None``: a pool set's sample); returns (written, already
+    there, names lacking or cairo cannot draw)."""
     import cairosvg
 
-    data = load_package(icon_set.package)
-    folder = ART_DIR / icon_set.name
+    data = load_package(package)
+    folder = ART_DIR / name
     folder.mkdir(parents=True, exist_ok=True)
     written = kept = 0
     absent = []
-    for name in icon_set.icon_names():
-        target = icon_png(icon_set.name, name)
+    for icon in sampled_names(data, POOL_SIZE) if icon_names is None else icon_names:
+        target = icon_png(name, icon)
         if target.exists():
             kept += 1
             continue
         try:
-            png = cairosvg.svg2png(bytestring=icon_svg(data, name).encode(), output_width=size, output_height=size)
+            png = cairosvg.svg2png(bytestring=icon_svg(data, icon).encode(), output_width=size, output_height=size)
         except (KeyError, MemoryError):  # not in the package; cairo's answer to some gradients it cannot draw
-            absent.append(name)
+            absent.append(icon)
+            continue
+        if not png_has_alpha(png):  # a picture filling its square: no shape to print on a tile
+            absent.append(icon)
             continue
         target.write_bytes(png)
         written += 1
@@ -89,19 +108,20 @@ def rasterise_set(icon_set: IconSet, size: int) -> tuple[int, int, list[str]]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=192, help="PNG side in pixels")
-    parser.add_argument("--sets", nargs="+", choices=sorted(ICON_SETS), default=sorted(ICON_SETS))
+    every = sorted(ICON_SETS) + sorted(POOL_SETS)
+    parser.add_argument("--sets", nargs="+", choices=every, default=every, help="styles and training-only pool sets")
     args = parser.parse_args(argv)
     try:
         import cairosvg  # noqa: F401
     except ImportError:
         sys.exit("fetch_art: cairosvg is missing; install the art extra: .venv/bin/pip install -e '.[art]'")
-    sets = [ICON_SETS[name] for name in args.sets]
+    sets: list[IconSet | PoolSet] = [ICON_SETS.get(name) or POOL_SETS[name] for name in args.sets]
     npm_install(sorted({s.package for s in sets}))
-    for icon_set in sets:
-        written, kept, absent = rasterise_set(icon_set, args.size)
+    for chosen in sets:
+        names = chosen.icon_names() if isinstance(chosen, IconSet) else None
+        written, kept, absent = rasterise_set(chosen.name, chosen.package, names, args.size)
         note = f"; skipped (absent or undrawable): {', '.join(absent)}" if absent else ""
-        print(f"{icon_set.name:12s} {icon_set.package:42s} {icon_set.licence:13s} "
-              f"{written} drawn, {kept} kept{note}")
+        print(f"{chosen.name:18s} {chosen.package:42s} {chosen.licence:13s} {written} drawn, {kept} kept{note}")
 
 
 if __name__ == "__main__":

@@ -52,9 +52,9 @@ class Detector:
         located = locate_tiles(frame, self.mapper)
         crops = [rectified_crop(frame, t.centre, t.basis) for t in located.tiles]
         views = self.embedder.embed([turned(crop, k) for crop in crops for k in VIEW_TURNS])
+        reads = self.profile.classify_tiles(list(views.reshape(len(crops), len(VIEW_TURNS), EMBEDDING)))
         sightings = []
-        for tile, seen in zip(located.tiles, views.reshape(len(crops), len(VIEW_TURNS), EMBEDDING)):
-            colour, bug, confidence = self.profile.classify(seen)
+        for tile, (colour, bug, confidence) in zip(located.tiles, reads):
             q, r = tile.cell
             sightings.append(TileSighting(q, r, colour, bug, confidence, tile.level,
                                           (float(tile.centre[0]), float(tile.centre[1]))))

@@ -3,7 +3,9 @@
 The layout may be anything the user describes (touching rows, a block, a scatter with gaps)
 at any turn and place on the table. The tile map finds the tops in the photo; the layout is
 matched to them by the similarity (turn, scale, shift) that puts the most layout cells on
-found tops of the right colour, refined to a homography (the camera's perspective). Each
+found tops of the right colour, refined to a homography (the camera's perspective). A layout
+cell with no top found is taken where the placement puts it if the map shows a face of the
+cell's colour there (a dark tile on a dark mat gives no clear centre). Each
 matched top's crop, turned through all six sixths and slightly jittered, gives the creature
 embeddings that become the profile's examples. A piece the photo does not show (hidden by glare,
 say) is left out, named in the profile's note, as long as most of the layout was found and every
@@ -27,12 +29,14 @@ from vision.features import jittered_crop, rectified_crop
 from vision.images import ImageReadError, read_image
 from vision.lattice import Lattice, plane_points
 from vision.profile import CreatureProfile
-from vision.tilemaps import Peak, TileMapper, tile_tops
+from vision.tilemaps import BLACK_TOP, WHITE_TOP, Peak, TileMapper, TileMaps, cell_of, tile_tops
 
 MATCH_RADIUS = 0.35  # pitches: a layout cell mapped this close to a found top is that top
 NEIGHBOURS = 3  # each found top is paired with this many nearest others to propose a placement
 JITTERED = 2  # jittered crops per turn of each enrolled top
-MIN_FOUND = 0.85  # share of the layout's pieces a photo must show for its placement to be trusted
+MIN_FOUND = 0.85  # share of the layout's pieces a photo must show
+MIN_PLACED = 0.6  # share of them whose tops must be found before the placement is trusted to find the others
+RECOVER_SHARE = 0.6  # a cell with no top found counts as shown if its face looks this surely of its colour
 TOP_THRESHOLD = 0.15  # centre heat of a top here: lower than in play, as the layout's shape vets every top
 
 
@@ -109,20 +113,42 @@ def _image(item: np.ndarray | str | os.PathLike[str], index: int) -> np.ndarray:
     return item
 
 
-def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper) -> tuple[Placement, list[str]]:
-    """The layout's placement in one photo and the pieces it does not show, each with where it was
-    looked for; ``CalibrationError`` naming them if too many are missing to trust the placement."""
-    _, found = tile_tops(mapper, frame, TOP_THRESHOLD)
+def _recovered(maps: TileMaps, placement: Placement, layout: Layout) -> dict[tuple[int, int], np.ndarray]:
+    """Pixel centres of the layout cells with no top found where the placement puts a face of the
+    cell's colour all the same (the map's classes, over the middle of the face): a dark tile on a
+    dark mat may give no clear centre, but the layout says where it lies."""
+    recovered = {}
+    for cell in layout:
+        if cell in placement.tops:
+            continue
+        centre = placement.lattice.pixel(cell)
+        x, y = np.round(cell_of(centre[None])[0]).astype(int)
+        face = WHITE_TOP if layout[cell].colour is Colour.WHITE else BLACK_TOP
+        window = maps.classes[face, max(y - 1, 0):y + 2, max(x - 1, 0):x + 2]
+        if window.size == 9 and float(window.mean()) >= RECOVER_SHARE:
+            recovered[cell] = centre
+    return recovered
+
+
+def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper
+            ) -> tuple[Placement, dict[tuple[int, int], np.ndarray], list[str]]:
+    """The layout's placement in one photo, the centre of each piece it shows, and the pieces it
+    does not show, each with where it was looked for; ``CalibrationError`` naming them if too many
+    are missing to trust the placement."""
+    maps, found = tile_tops(mapper, frame, TOP_THRESHOLD)
     if not found:
         raise CalibrationError(f"{label}: no tiles found (is the camera looking at the laid-out pieces?)")
     placement = place_layout(found, layout)
+    centres = {cell: top.centre for cell, top in placement.tops.items()}
+    if len(centres) >= MIN_PLACED * len(layout):
+        centres |= _recovered(maps, placement, layout)
     absent = [f"{layout[c].name} at {c} (looked near pixel {tuple(int(v) for v in placement.lattice.pixel(c))})"
-              for c in layout if c not in placement.tops]
+              for c in layout if c not in centres]
     if len(absent) > (1 - MIN_FOUND) * len(layout):
         raise CalibrationError(f"{label}: {len(absent)} of {len(layout)} layout pieces not found: "
                                f"{_listed(absent)} (is every tile in view, laid out as the layout says, "
                                f"uncovered? {len(found)} tiles seen)")
-    return placement, absent
+    return placement, centres, absent
 
 
 def _listed(items: list[str], most: int = 8) -> str:
@@ -149,11 +175,11 @@ def enroll(images: Iterable[np.ndarray | str | os.PathLike[str]], layout: str | 
     for index, item in enumerate(photos):
         frame = _image(item, index)
         label = str(item) if isinstance(item, (str, os.PathLike)) else f"photo {index + 1}"
-        placement, absent = _placed(frame, cells, label, mapper)
+        placement, centres, absent = _placed(frame, cells, label, mapper)
         left_out += [f"{label}: {_listed(absent)}"] if absent else []
-        for cell, top in placement.tops.items():
+        for cell, centre in centres.items():
             piece = cells[cell]
-            embedded = embedder.embed(_crops(frame, top.centre, placement.lattice.basis(cell), rng))
+            embedded = embedder.embed(_crops(frame, centre, placement.lattice.basis(cell), rng))
             examples.setdefault((piece.colour, piece.bug), []).extend(embedded)
     unseen = [f"{c.title} {b.title}" for c in Colour for b in Bug if (c, b) not in examples]
     if unseen:

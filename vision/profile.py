@@ -52,12 +52,31 @@ class CreatureProfile:
         softmax confidence: each class scores its best example's similarity, averaged over the
         views. The face's colour comes with the creature: the embeddings tell a white tile from a
         black one more surely than the tile map's colour classes do (glare, shade, ivory faces)."""
+        return self.classify_tiles([views])[0]
+
+    def classify_tiles(self, tiles: list[np.ndarray]) -> list[tuple[Colour, Bug, float]]:
+        """``classify`` for every tile of one frame, never reading a creature on more tiles than a
+        set has of it (one Queen, two Spiders, three Ants... of each colour): tiles claim their
+        class in order of confidence, and one whose class is used up takes its best remaining
+        class, with the confidence of that class among the remaining ones."""
+        weights = np.array([self._weights(views) for views in tiles]).reshape(len(tiles), len(CLASSES))
+        left = np.array([bug.count for _, bug in CLASSES])
+        reads: list[tuple[Colour, Bug, float]] = [(Colour.WHITE, Bug.QUEEN, 0.0)] * len(tiles)
+        for index in np.argsort(-weights.max(axis=1), kind="stable"):
+            open_weights = np.where(left > 0, weights[index], 0.0) if left.any() else weights[index]
+            best = int(np.argmax(open_weights))
+            left[best] = max(left[best] - 1, 0)
+            colour, bug = CLASSES[best]
+            reads[index] = (colour, bug, float(open_weights[best] / open_weights.sum()))
+        return reads
+
+    def _weights(self, views: np.ndarray) -> np.ndarray:
+        """Softmax weights (summing to 1) of the classes for one tile's views: each class scores
+        its best example's similarity, averaged over the views."""
         similarity = np.asarray(views) @ self.vectors.T  # (R, N)
         scores = np.array([similarity[:, self.labels == k].max(axis=1).mean() for k in range(len(CLASSES))])
         weights = np.exp(SHARPNESS * (scores - scores.max()))
-        best = int(np.argmax(scores))
-        colour, bug = CLASSES[best]
-        return colour, bug, float(weights[best] / weights.sum())
+        return weights / weights.sum()
 
     def to_dict(self) -> dict:
         return {"embedding": EMBEDDING, "classes": [c.value + b.value for c, b in CLASSES],

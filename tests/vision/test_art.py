@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 
 import cv2
 import numpy as np
 import pytest
 
-from rules.pieces import Bug, Colour
+from rules.pieces import Bug, Colour, Piece
 from vision.render.art import FACE_RADIUS, STYLES, TEXTURE_PX, hex_corners, texture_for_icon, tile_texture
-from vision.render.icons import ART_DIR, ICON_SETS, icon_pool
+from vision.render.canvas import Label
+from vision.render.icons import ART_DIR, ICON_SETS, POOL_SETS, icon_pool, made_up_set
 
 PROCEDURAL_VARIANTS = [("a", 0), ("b", 0), ("a-var", 0), ("b-var", 0)] + [
     (style, v) for style in ("a-var", "b-var") for v in (1, 2, 3, 4)]
@@ -119,3 +121,43 @@ def test_missing_art_and_unknown_styles_are_clear_errors(monkeypatch: pytest.Mon
     with pytest.raises(ValueError, match="not an icon style"):
         texture_for_icon(str(tmp_path / "x.png"), Colour.WHITE, style="a")
     tile_texture.cache_clear()
+
+
+def test_made_up_sets_are_eight_distinct_icons_and_never_a_blind_styles_art() -> None:
+    from vision.training.generate import MADE_UP_SOURCES
+    from vision.training.styles import BLIND_STYLES
+
+    for name in MADE_UP_SOURCES:
+        _needs_art(name)
+    rng = np.random.default_rng(3)
+    sources_seen = set()
+    for _ in range(60):
+        look, icons = made_up_set(rng, MADE_UP_SOURCES)
+        assert look in ICON_SETS and look not in BLIND_STYLES
+        assert len(set(icons)) == len(Bug) == len(icons)
+        folders = {icon.rsplit("/", 2)[-2] for icon in icons}
+        assert len(folders) == 1 and not folders & set(BLIND_STYLES)
+        sources_seen |= folders
+    assert set(POOL_SETS) <= sources_seen  # the pool sets are drawn from, not just the styles
+
+
+def test_made_up_set_without_art_names_the_script(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    monkeypatch.setattr("vision.render.icons.ART_DIR", tmp_path)
+    with pytest.raises(ValueError, match="benchmarks/fetch_art.py"):
+        made_up_set(np.random.default_rng(0), ("tabler", "twemoji"))
+
+
+def test_a_made_up_set_is_drawn_with_its_icons_one_per_creature() -> None:
+    from vision.render.positions import Position
+    from vision.render.scene import Conditions, render_position
+
+    _needs_art("tabler")
+    icons = tuple(icon_pool("tabler")[:len(Bug)])
+    position: Position = {(q, 0): [Piece.get(Colour.WHITE, bug)] for q, bug in enumerate(Bug)}
+    plain = Conditions(style="ph", height_mm=450.0)
+    own, _ = render_position(position, plain)
+    made_up, truth = render_position(position, replace(plain, icons=icons))
+    again, _ = render_position(position, replace(plain, icons=icons[1:] + icons[:1]))
+    tops = truth.labels == Label.WHITE_TOP
+    assert np.abs(made_up.astype(int) - own)[tops].mean() > 5  # not the style's own creatures
+    assert np.abs(made_up.astype(int) - again)[tops].mean() > 5  # each creature its own icon

@@ -11,7 +11,7 @@ from calibration.layout import DEFAULT_LAYOUT, parse_layout
 from rules.pieces import Colour
 from vision.enroll import place_layout
 from vision.lattice import plane_points
-from vision.tilemaps import Peak
+from vision.tilemaps import BLACK_TOP, CLASSES, STRIDE, WHITE_TOP, Peak, TileMaps, cell_of
 
 _ROWS = ("wQ wS1 wS2 wB1 wB2 wG1 wG2", "wG3 wA1 wA2 wA3 wM wL wP", "bQ bS1 bS2 bB1 bB2 bG1 bG2",
          "bG3 bA1 bA2 bA3 bM bL bP")
@@ -75,13 +75,28 @@ def test_enrolling_needs_a_photo() -> None:
         enroll([])
 
 
-def _enroll_seeing(monkeypatch, missing: set[str]):
-    """Enroll from a blank photo whose tile map shows the default layout except the ``missing`` pieces."""
+def _maps(faces: dict[tuple[float, float], int]) -> TileMaps:
+    """Maps of bare table but for a face of class ``faces[pixel]`` round each such pixel."""
+    rows, cols = 720 // STRIDE, 1280 // STRIDE
+    classes = np.zeros((len(CLASSES), rows, cols), np.float32)
+    classes[0] = 1.0
+    for pixel, face in faces.items():
+        x, y = np.round(cell_of(np.array([pixel]))[0]).astype(int)
+        classes[:, y - 1:y + 2, x - 1:x + 2] = 0.0
+        classes[face, y - 1:y + 2, x - 1:x + 2] = 1.0
+    return TileMaps(np.zeros((rows, cols)), np.zeros((2, rows, cols)), np.zeros((rows, cols)), classes)
+
+
+def _enroll_seeing(monkeypatch, missing: set[str], faces: dict[str, int] | None = None):
+    """Enroll from a blank photo whose tile map finds the default layout's tops except the
+    ``missing`` pieces', and shows a face of class ``faces[name]`` where those pieces lie."""
     import vision.enroll as enrollment
 
     pieces = parse_layout(DEFAULT_LAYOUT).values()
-    tops = [top for top, piece in zip(seen(DEFAULT_LAYOUT, camera(0.0, 50.0, 0.0)), pieces) if piece.name not in missing]
-    monkeypatch.setattr(enrollment, "tile_tops", lambda mapper, frame, threshold: (None, tops))
+    every = list(zip(seen(DEFAULT_LAYOUT, camera(0.0, 50.0, 0.0)), pieces))
+    tops = [top for top, piece in every if piece.name not in missing]
+    maps = _maps({tuple(top.centre): (faces or {})[piece.name] for top, piece in every if piece.name in (faces or {})})
+    monkeypatch.setattr(enrollment, "tile_tops", lambda mapper, frame, threshold: (maps, tops))
     return enrollment.enroll([np.full((720, 1280, 3), 128, np.uint8)])
 
 
@@ -99,3 +114,15 @@ def test_a_creature_no_photo_shows_is_an_error_naming_it(monkeypatch) -> None:
 def test_too_many_pieces_missing_is_an_error(monkeypatch) -> None:
     with pytest.raises(CalibrationError, match="5 of 28 layout pieces not found"):
         _enroll_seeing(monkeypatch, {"wA1", "wA2", "wA3", "bA1", "bA2"})
+
+
+def test_a_piece_with_no_top_found_is_taken_where_the_map_shows_its_face(monkeypatch) -> None:
+    """Dark tiles on a dark mat: no centre found, but a face of their colour where the layout puts them."""
+    missing = {"wA1", "wA2", "wA3", "bA1", "bA2"}
+    faces = {name: WHITE_TOP if name[0] == "w" else BLACK_TOP for name in missing}
+    profile = _enroll_seeing(monkeypatch, missing, faces)
+    assert "left out" not in profile.note
+    faces["bA2"] = WHITE_TOP  # a face of the other colour is not that piece
+    faces["wA3"] = 0  # nor is bare table
+    profile = _enroll_seeing(monkeypatch, missing, faces)
+    assert "bA2 at" in profile.note and "wA3 at" in profile.note and "wA1 at" not in profile.note

@@ -45,6 +45,29 @@ def test_views_are_averaged_per_class() -> None:
     assert profile.classify(views[:1])[:2] == (Colour.WHITE, Bug.SPIDER)
 
 
+def _mix(a: np.ndarray, b: np.ndarray, share_b: float) -> np.ndarray:
+    mixed = (1 - share_b) * a + share_b * b
+    return (mixed / np.linalg.norm(mixed))[None]
+
+
+def test_no_creature_is_read_on_more_tiles_than_a_set_has() -> None:
+    """Two tiles read as the white Queen: the surer keeps it, the other becomes its next best
+    class (a Spider), less confidently; three tiles like Ants all stay Ants (a set has three)."""
+    rng = np.random.default_rng(4)
+    profile, examples = profile_of(rng)
+    queen, spider = examples[(Colour.WHITE, Bug.QUEEN)][0], examples[(Colour.WHITE, Bug.SPIDER)][0]
+    clear, doubtful = _mix(queen, spider, 0.1), _mix(queen, spider, 0.4)
+    alone = profile.classify(doubtful)
+    assert alone[:2] == (Colour.WHITE, Bug.QUEEN)
+    reads = profile.classify_tiles([doubtful, clear])
+    assert reads[1][:2] == (Colour.WHITE, Bug.QUEEN)
+    assert reads[0][:2] == (Colour.WHITE, Bug.SPIDER) and reads[0][2] < reads[1][2]
+    ants = [examples[(Colour.BLACK, Bug.ANT)][k % 3][None] for k in range(3)]
+    assert [r[:2] for r in profile.classify_tiles(ants)] == [(Colour.BLACK, Bug.ANT)] * 3
+    fourth = profile.classify_tiles([*ants, _mix(examples[(Colour.BLACK, Bug.ANT)][0], queen, 0.3)])[3]
+    assert fourth[:2] != (Colour.BLACK, Bug.ANT)
+
+
 def test_every_class_needs_an_example() -> None:
     rng = np.random.default_rng(3)
     examples = {key: unit(rng, 2) for key in CLASSES[1:]}

@@ -3,7 +3,8 @@
 The icons are not committed: ``benchmarks/fetch_art.py`` installs the sets from npm (Iconify JSON)
 and rasterises the icons named here to RGBA PNGs under ``var/art/<set>/<icon>.png``. Emoji sets draw
 colourful creatures; ``ph``, ``mdi`` and ``fluent-hc`` are single-colour shapes, like the Carbon edition.
-Licences are listed in the README's "Art credits". Noto Emoji is deliberately absent: it is the art of
+Pool sets (``POOL_SETS``) are only ever training art: random icons of them make up sets that no
+style draws. Licences are listed in the README's "Art credits". Noto Emoji is deliberately absent: it is the art of
 a held-out test set.
 """
 
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from rules.pieces import Bug
 
@@ -83,6 +86,28 @@ ICON_SETS: dict[str, IconSet] = {s.name: s for s in (
 )}
 
 
+@dataclass(frozen=True)
+class PoolSet:
+    """An icon set used only to train: its icons stand in for the creatures of made-up sets, so the
+    creature network meets many more sets than there are styles. ``look_of`` is the icon style
+    whose looks (faces, ink, glyph size) its tiles are drawn in."""
+
+    name: str
+    package: str
+    licence: str
+    look_of: str
+
+
+POOL_SETS: dict[str, PoolSet] = {s.name: s for s in (
+    PoolSet("emojione", "@iconify-json/emojione", "CC BY 4.0", "twemoji"),
+    PoolSet("fxemoji", "@iconify-json/fxemoji", "Apache 2.0", "twemoji"),
+    PoolSet("streamline-emojis", "@iconify-json/streamline-emojis", "CC BY 4.0", "twemoji"),
+    PoolSet("emojione-monotone", "@iconify-json/emojione-monotone", "CC BY 4.0", "ph"),
+    PoolSet("tabler", "@iconify-json/tabler", "MIT", "ph"),
+    PoolSet("icon-park-outline", "@iconify-json/icon-park-outline", "Apache 2.0", "ph"),
+)}
+
+
 def icon_png(set_name: str, icon: str) -> Path:
     """Where ``benchmarks/fetch_art.py`` puts one rasterised icon."""
     return ART_DIR / set_name / f"{icon}.png"
@@ -94,8 +119,22 @@ def creature_png(set_name: str, bug: Bug, weight: str = "") -> Path:
 
 
 def icon_pool(set_name: str) -> list[str]:
-    """Cached PNG paths of up to ``POOL_SIZE`` non-creature icons of a set (regular weight), for training."""
+    """Cached PNG paths of up to ``POOL_SIZE`` non-creature icons of a set (regular weight), for
+    training; a pool set's are all the icons ``benchmarks/fetch_art.py`` drew of it."""
+    if set_name in POOL_SETS:
+        return [str(p) for p in sorted((ART_DIR / set_name).glob("*.png"))][:POOL_SIZE]
     icon_set = ICON_SETS[set_name]
     creature_icons = set(icon_set.creatures.values())
     paths = [icon_png(set_name, n) for n in icon_set.pool_candidates if n not in creature_icons]
     return [str(p) for p in paths if p.exists()][:POOL_SIZE]
+
+
+def made_up_set(rng: np.random.Generator, sources: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """A set that no style draws: eight random icons of one of ``sources`` (icon styles or pool
+    sets) as its creatures, in ``Bug`` order, and the icon style whose look draws it."""
+    pools = {name: pool for name in sources if len(pool := icon_pool(name)) >= len(Bug)}
+    if not pools:
+        raise ValueError(f"no icon art for made-up sets from {', '.join(sources)}; run {FETCH_SCRIPT}")
+    name = sorted(pools)[int(rng.integers(len(pools)))]
+    icons = tuple(str(p) for p in rng.choice(pools[name], len(Bug), replace=False))
+    return (POOL_SETS[name].look_of if name in POOL_SETS else name), icons

@@ -60,6 +60,7 @@ class Conditions:
     style: str = "a"
     mono: bool = False  # all glyphs one colour (Carbon-like sets)
     art_variant: int = 0  # which set of the style (its face tint, glyph size, ink; 0 = the plain look)
+    icons: tuple[str, ...] = ()  # a made-up set: one icon PNG per creature (``Bug`` order), drawn in the style's look
     hand: bool = False
     bump_mm: tuple[float, float] = (0.0, 0.0)
     jitter: float = 1.0  # scale of the random tile placement errors
@@ -140,7 +141,7 @@ def tile_shape(conditions: Conditions) -> TileShape:
     """The tiles' size and make under ``conditions``."""
     flats, thickness = TILE_SIZES[conditions.tile_size]
     return TileShape(conditions.flats_mm or flats, conditions.thickness_mm or thickness, conditions.bevel_mm,
-                     conditions.solid, conditions.style, conditions.mono, conditions.art_variant)
+                     conditions.solid, conditions.style, conditions.mono, conditions.art_variant, conditions.icons)
 
 
 def lattice_pitch(conditions: Conditions) -> float:

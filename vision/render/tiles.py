@@ -16,8 +16,8 @@ import cv2
 import numpy as np
 
 from rules.hexgrid import Hex
-from rules.pieces import Colour, Piece
-from vision.render.art import FACE_RADIUS, SIDE_BGR, TEXTURE_PX, hex_corners, tile_texture
+from rules.pieces import Bug, Colour, Piece
+from vision.render.art import FACE_RADIUS, SIDE_BGR, TEXTURE_PX, hex_corners, texture_for_icon, tile_texture
 from vision.render.camera import SyntheticCamera
 from vision.render.canvas import Canvas, Label, draw_walls
 from vision.render.lighting import Footprint, Lighting
@@ -39,6 +39,7 @@ class TileShape:
     style: str = "a"
     mono: bool = False
     variant: int = 0  # which set of the art style
+    icons: tuple[str, ...] = ()  # a made-up set's art, one icon per creature in ``Bug`` order
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,9 @@ def cell_centre_mm(cell: Hex, pitch: float) -> np.ndarray:
 
 
 def _texture(shape: TileShape, piece: Piece, turn: int) -> np.ndarray:
+    if shape.icons:
+        icon = shape.icons[list(Bug).index(piece.bug)]
+        return texture_for_icon(icon, piece.colour, turn, shape.style, shape.variant, shape.mono)[0]
     return tile_texture(shape.style, piece.colour, piece.bug, turn, shape.mono, shape.variant)[0]
 
 

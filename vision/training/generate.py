@@ -5,18 +5,23 @@
 Positions come from the boardspace games of the shared corpus (never from the championship
 positions the benchmark scores) and from rows and blobs of touching tiles; worlds and art
 styles are drawn at random from the training styles only (``TRAINING_STYLES``): the blind
-styles stay unseen.
+styles stay unseen. Half the frames (``--made-up``) film made-up sets instead: eight random
+icons of a training icon style or a pool set as the creatures, so the creature network learns
+to tell apart the creatures of sets it never met rather than the few sets the styles draw.
 """
 
 from __future__ import annotations
 
 import argparse
 from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from vision.render.icons import ICON_SETS, POOL_SETS, made_up_set
 from vision.render.positions import load_games, random_position
 from vision.render.scene import render_position
 from vision.render.world import random_world
@@ -27,6 +32,9 @@ CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "boardspace
 
 SHARD_FRAMES = 50
 CROPS_PER_TOP = 2
+MADE_UP_FRAMES = 5  # frames in a row that film one made-up set, enough crops of each class for its episodes
+MADE_UP_SHARE = 0.5
+MADE_UP_SOURCES = (*(s for s in TRAINING_STYLES if s in ICON_SETS), *POOL_SETS)  # never a blind style's art
 
 
 @lru_cache(maxsize=1)
@@ -38,14 +46,29 @@ def _games() -> list:
     return games
 
 
-def _shard(out: Path, index: int, seed: int, styles: tuple[str, ...]) -> str:
+def _sets(rng: np.random.Generator, styles: tuple[str, ...], made_up: float, name: str
+          ) -> Iterator[tuple[str, dict[str, Any]]]:
+    """SHARD_FRAMES (set label, the world's pinned art): each frame in one of ``styles``, or, with
+    chance ``made_up`` per MADE_UP_FRAMES frames, those frames all filming one made-up set."""
+    for start in range(0, SHARD_FRAMES, MADE_UP_FRAMES):
+        if made_up > 0 and rng.random() < made_up:
+            look, icons = made_up_set(rng, MADE_UP_SOURCES)
+            art = {"style": look, "icons": icons, "art_variant": int(rng.integers(8)), "mono": bool(rng.random() < 0.15)}
+            for _ in range(MADE_UP_FRAMES):
+                yield f"made-up-{name}-{start}", art
+            continue
+        for _ in range(MADE_UP_FRAMES):
+            style = styles[int(rng.integers(len(styles)))]
+            yield style, {"style": style}
+
+
+def _shard(out: Path, index: int, seed: int, styles: tuple[str, ...], made_up: float) -> str:
     """Render one shard of SHARD_FRAMES frames to ``out/shard-{seed}-{index}.npz``."""
     rng = np.random.default_rng([seed, index])
     images, classes, centres, counts, crops, keys = [], [], [], [], [], []
-    for _ in range(SHARD_FRAMES):
-        style = styles[int(rng.integers(len(styles)))]
+    for label, art in _sets(rng, styles, made_up, f"{seed}-{index}"):
         position = random_position(rng, _games())
-        conditions = random_world(rng, style=style)
+        conditions = random_world(rng, **art)
         frame, truth = render_position(position, conditions)
         targets = map_targets(frame, truth)
         images.append(targets.image)
@@ -55,7 +78,7 @@ def _shard(out: Path, index: int, seed: int, styles: tuple[str, ...]) -> str:
         for tile_index, crop in tile_crops(frame, truth, rng, CROPS_PER_TOP):
             tile = truth.tiles[tile_index]
             crops.append(crop)
-            keys.append(f"{style}/{conditions.art_variant}/{int(conditions.mono)}/{tile.colour.value}{tile.bug.value}")
+            keys.append(f"{label}/{conditions.art_variant}/{int(conditions.mono)}/{tile.colour.value}{tile.bug.value}")
     path = out / f"shard-{seed}-{index:04d}.npz"
     np.savez(path, images=np.stack(images), classes=np.stack(classes),
              centres=np.concatenate(centres), counts=np.array(counts), crops=np.stack(crops), keys=np.array(keys))
@@ -68,12 +91,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--frames", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--made-up", type=float, default=MADE_UP_SHARE,
+                        help="share of frames filming made-up sets of training icons (0: the styles only)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     shards = -(-args.frames // SHARD_FRAMES)
     with ProcessPoolExecutor(args.workers) as pool:
         for path in pool.map(_shard, [args.out] * shards, range(shards), [args.seed] * shards,
-                             [TRAINING_STYLES] * shards):
+                             [TRAINING_STYLES] * shards, [args.made_up] * shards):
             print(path, flush=True)
 
 

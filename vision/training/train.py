@@ -1,10 +1,15 @@
 """Train hivecam's networks on rendered shards and export them as ONNX for ``cv2.dnn``.
 
     pip install -e '.[train,art]' && python benchmarks/fetch_art.py     # torch, onnx; the icon-set art
-    python -m vision.training.generate --out var/train --frames 2700   # render shards (~15 min, 2 cores)
+    python -m vision.training.generate --out var/train --frames 2700 --made-up 0   # the styles (~15 min, 2 cores)
+    python -m vision.training.generate --out var/train --frames 2000 --seed 2 --made-up 0.7   # and made-up sets
+    python -m vision.training.generate --out var/train --frames 2000 --seed 3 --made-up 0.7
     python -m vision.training.train tilemap --data var/train --minutes 25
     python -m vision.training.train creatures --data var/train --minutes 20   # also writes the profiles
     python -m vision.training.train profiles --data var/train   # only the shipped profiles, from the ONNX
+
+The shipped networks were trained on the seed-1 shards first, then went on (``--resume``, from
+the weights the last run left in DATA) for 35 minutes each on all three seeds' shards.
 
 Runs on a CPU (one thread each: ``OMP_NUM_THREADS=1`` lets both train side by side on two
 cores); the minutes are wall-clock budgets, the learning rate following a cosine over them.
