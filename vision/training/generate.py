@@ -34,6 +34,7 @@ SHARD_FRAMES = 50
 CROPS_PER_TOP = 2
 MADE_UP_FRAMES = 5  # frames in a row that film one made-up set, enough crops of each class for its episodes
 MADE_UP_SHARE = 0.5
+MADE_UP = "made-up-"  # how the crop keys of made-up sets begin
 MADE_UP_SOURCES = (*(s for s in TRAINING_STYLES if s in ICON_SETS), *POOL_SETS)  # never a blind style's art
 
 
@@ -55,7 +56,7 @@ def _sets(rng: np.random.Generator, styles: tuple[str, ...], made_up: float, nam
             look, icons = made_up_set(rng, MADE_UP_SOURCES)
             art = {"style": look, "icons": icons, "art_variant": int(rng.integers(8)), "mono": bool(rng.random() < 0.15)}
             for _ in range(MADE_UP_FRAMES):
-                yield f"made-up-{name}-{start}", art
+                yield f"{MADE_UP}{name}-{start}", art
             continue
         for _ in range(MADE_UP_FRAMES):
             style = styles[int(rng.integers(len(styles)))]

@@ -1,7 +1,7 @@
 """Train hivecam's networks on rendered shards and export them as ONNX for ``cv2.dnn``.
 
     pip install -e '.[train,art]' && python benchmarks/fetch_art.py     # torch, onnx; the icon-set art
-    python -m vision.training.generate --out var/train --frames 2700 --made-up 0   # the styles (~15 min, 2 cores)
+    python -m vision.training.generate --out var/train --frames 1300 --made-up 0   # the styles (~8 min, 2 cores)
     python -m vision.training.generate --out var/train --frames 2000 --seed 2 --made-up 0.7   # and made-up sets
     python -m vision.training.generate --out var/train --frames 2000 --seed 3 --made-up 0.7
     python -m vision.training.train tilemap --data var/train --minutes 25
@@ -32,6 +32,7 @@ from rules.pieces import Bug, Colour
 from vision import creatures, tilemaps
 from vision.features import CROP_PX
 from vision.profile import DEFAULT_PROFILE_PATH, DEMO_PROFILE_PATH, MAX_EXAMPLES, CreatureProfile
+from vision.training.generate import MADE_UP
 from vision.training.nets import CreatureNet, TileMapNet
 from vision.training.targets import IGNORE, MIN_SIGMA
 
@@ -288,7 +289,7 @@ def train_creatures(data: Path, minutes: float, batch: int, seed: int, resume: b
 
 def save_builtin(data: Path) -> None:
     """The built-in profile, from the exported creature network: per colour and creature, the mean
-    embedding of each training set (style and look) that shows it, as that class's examples."""
+    embedding of each training style's set (style and look) that shows it, as that class's examples."""
     shards = _shards(data)
     crops = np.concatenate([s["crops"] for s in shards])
     keys = np.concatenate([s["keys"] for s in shards])
@@ -296,6 +297,8 @@ def save_builtin(data: Path) -> None:
     embedded = np.vstack([embedder.embed(list(crops[i:i + 256])) for i in range(0, len(crops), 256)])
     examples: dict[tuple[Colour, Bug], list[np.ndarray]] = {}
     for key in np.unique(keys):
+        if str(key).startswith(MADE_UP):  # its classes are whatever icons stood for them
+            continue
         name = str(key).rsplit("/", 1)[1]
         examples.setdefault((Colour(name[0]), Bug(name[1])), []).append(embedded[keys == key].mean(axis=0))
     per_class = MAX_EXAMPLES // len(examples)
