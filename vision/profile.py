@@ -55,15 +55,24 @@ class CreatureProfile:
         return self.classify_tiles([views])[0]
 
     def classify_tiles(self, tiles: list[np.ndarray]) -> list[tuple[Colour, Bug, float]]:
-        """``classify`` for every tile of one frame (``read`` of their ``class_weights``)."""
-        return read(self.class_weights(tiles))
-
-    def class_weights(self, tiles: list[np.ndarray]) -> np.ndarray:
-        """(T, len(CLASSES)) softmax weights of the classes for each tile's views: each class
-        scores its best example's similarity, averaged over the views."""
-        return np.array([self._weights(views) for views in tiles]).reshape(len(tiles), len(CLASSES))
+        """``classify`` for every tile of one frame, never reading a creature on more tiles than a
+        set has of it (one Queen, two Spiders, three Ants... of each colour): tiles claim their
+        class in order of confidence, and one whose class is used up takes its best remaining
+        class, with the confidence of that class among the remaining ones."""
+        weights = np.array([self._weights(views) for views in tiles]).reshape(len(tiles), len(CLASSES))
+        left = np.array([bug.count for _, bug in CLASSES])
+        reads: list[tuple[Colour, Bug, float]] = [(Colour.WHITE, Bug.QUEEN, 0.0)] * len(tiles)
+        for index in np.argsort(-weights.max(axis=1), kind="stable"):
+            open_weights = np.where(left > 0, weights[index], 0.0) if left.any() else weights[index]
+            best = int(np.argmax(open_weights))
+            left[best] = max(left[best] - 1, 0)
+            colour, bug = CLASSES[best]
+            reads[index] = (colour, bug, float(open_weights[best] / open_weights.sum()))
+        return reads
 
     def _weights(self, views: np.ndarray) -> np.ndarray:
+        """Softmax weights (summing to 1) of the classes for one tile's views: each class scores
+        its best example's similarity, averaged over the views."""
         similarity = np.asarray(views) @ self.vectors.T  # (R, N)
         scores = np.array([similarity[:, self.labels == k].max(axis=1).mean() for k in range(len(CLASSES))])
         weights = np.exp(SHARPNESS * (scores - scores.max()))
@@ -96,23 +105,6 @@ class CreatureProfile:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> "CreatureProfile":
         return cls.from_dict(files.load(path, KIND, VERSION), str(path))
-
-
-def read(weights: np.ndarray) -> list[tuple[Colour, Bug, float]]:
-    """The colour, creature and confidence of each tile of one frame from its class weights (T,
-    len(CLASSES)), never reading a creature on more tiles than a set has of it (one Queen, two
-    Spiders, three Ants... of each colour): tiles claim their class in order of confidence, and
-    one whose class is used up takes its best remaining class, with the confidence of that
-    class among the remaining ones."""
-    left = np.array([bug.count for _, bug in CLASSES])
-    reads: list[tuple[Colour, Bug, float]] = [(Colour.WHITE, Bug.QUEEN, 0.0)] * len(weights)
-    for index in np.argsort(-weights.max(axis=1), kind="stable"):
-        open_weights = np.where(left > 0, weights[index], 0.0) if left.any() else weights[index]
-        best = int(np.argmax(open_weights))
-        left[best] = max(left[best] - 1, 0)
-        colour, bug = CLASSES[best]
-        reads[index] = (colour, bug, float(open_weights[best] / open_weights.sum()))
-    return reads
 
 
 def default_profile() -> CreatureProfile:

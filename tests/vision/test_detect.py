@@ -102,17 +102,3 @@ def test_solid_tiles_in_touching_rows_after_one_photo(style: str, mono: bool) ->
         located, creatures, phantoms = read_against_truth(observation, truth)
         assert not observation.occluded
         assert located == 16 and phantoms <= 1 and creatures >= 15
-
-
-def test_a_changed_scene_owes_nothing_to_the_frame_before(detector: Detector) -> None:
-    """The read memory fuses only spots where nothing moved: the same tiles' spots seen before with
-    other creatures on them (every piece swapped) are read as if seen first."""
-    swapped = {cell: [Piece.parse(name)] for cell, name in zip(CELLS, NAMES[2:] + NAMES[:2])}
-    conditions = random_conditions(np.random.default_rng(11))
-    before, _ = render_position(POSITION, conditions)
-    after, truth = render_position(swapped, conditions)
-    for _ in range(3):
-        detector.detect(before)
-    observation = detector.detect(after)
-    assert observation.tiles == Detector(detector.profile).detect(after).tiles
-    assert read_against_truth(observation, truth) == (16, 16, 0)
