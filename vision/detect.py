@@ -1,9 +1,9 @@
 """Frame in, ``rules.observation.Observation`` out: tiles, cells, colours, creatures, occlusion.
 
-Pipeline: ``locate_tiles`` (tile map network + lattice) -> per tile a rectified crop, seen in
-``VIEW_TURNS`` -> the creature network's embeddings -> the profile's nearest examples. A frame is flagged
-``occluded`` instead of being reported as a (wrong) board when a hand or an object lies on or
-next to the hive.
+Pipeline: ``locate_tiles`` (tile map network + lattice) -> per tile a rectified crop -> the
+creature network's embeddings (a second, turned view of the unsure ones) -> the profile's
+nearest examples. A frame is flagged ``occluded`` instead of being reported as a (wrong) board
+when a hand or an object lies on or next to the hive.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 
 from calibration.camera import CameraModel
 from rules.observation import Observation, TileSighting
-from vision.creatures import EMBEDDING, CreatureEmbedder, turned
+from vision.creatures import CreatureEmbedder, turned
 from vision.features import rectified_crop
 from vision.locate import Located, locate_tiles
 from vision.motion import MotionMap, touching
@@ -26,7 +26,8 @@ EMPTY_VIEW_SHARE = 0.01  # with no tile in view, this share of hand or object me
 HAND_REACH = 2.5  # pitches from a tile within which a hand counts
 HAND_WIDTH = 0.6  # pitches: narrower streaks of 'hand' (a frame's border, a table's seam) are not a hand
 OBJECT_REACH = 0.9  # pitches: a still object counts only over the hive itself
-VIEW_TURNS = (0, 3)  # sixths: each top is embedded as seen and turned half round (the network is not fully turn-blind)
+SECOND_LOOK = 0.9  # a top read less surely than this from one view is also embedded turned half round
+HALF_TURN = 3  # sixths
 
 
 class Detector:
@@ -51,8 +52,7 @@ class Detector:
             frame = self.light.normalise(frame)
         located = locate_tiles(frame, self.mapper)
         crops = [rectified_crop(frame, t.centre, t.basis) for t in located.tiles]
-        views = self.embedder.embed([turned(crop, k) for crop in crops for k in VIEW_TURNS])
-        reads = self.profile.classify_tiles(list(views.reshape(len(crops), len(VIEW_TURNS), EMBEDDING)))
+        reads = self.profile.classify_tiles(self._views(crops))
         sightings = []
         for tile, (colour, bug, confidence) in zip(located.tiles, reads):
             q, r = tile.cell
@@ -62,6 +62,18 @@ class Detector:
         if self.light is not None:
             self.light.learn(captured, located.maps.not_table().astype(np.uint8), occluded)
         return Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), occluded, timestamp)
+
+
+    def _views(self, crops: list[np.ndarray]) -> list[np.ndarray]:
+        """Each crop's embeddings (R, EMBEDDING): as seen, and turned half round as well where the
+        first view alone leaves its read unsure (the network is not fully turn-blind; a second
+        view of every top would cost a third of the frame's time)."""
+        views = [view[None] for view in self.embedder.embed(crops)]
+        unsure = np.flatnonzero(self.profile.class_weights(views).max(axis=1) < SECOND_LOOK)
+        if len(unsure):
+            for index, view in zip(unsure, self.embedder.embed([turned(crops[i], HALF_TURN) for i in unsure])):
+                views[index] = np.vstack([views[index], view[None]])
+        return views
 
 
 def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:

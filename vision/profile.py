@@ -59,7 +59,7 @@ class CreatureProfile:
         set has of it (one Queen, two Spiders, three Ants... of each colour): tiles claim their
         class in order of confidence, and one whose class is used up takes its best remaining
         class, with the confidence of that class among the remaining ones."""
-        weights = np.array([self._weights(views) for views in tiles]).reshape(len(tiles), len(CLASSES))
+        weights = self.class_weights(tiles)
         left = np.array([bug.count for _, bug in CLASSES])
         reads: list[tuple[Colour, Bug, float]] = [(Colour.WHITE, Bug.QUEEN, 0.0)] * len(tiles)
         for index in np.argsort(-weights.max(axis=1), kind="stable"):
@@ -70,13 +70,19 @@ class CreatureProfile:
             reads[index] = (colour, bug, float(open_weights[best] / open_weights.sum()))
         return reads
 
-    def _weights(self, views: np.ndarray) -> np.ndarray:
-        """Softmax weights (summing to 1) of the classes for one tile's views: each class scores
-        its best example's similarity, averaged over the views."""
-        similarity = np.asarray(views) @ self.vectors.T  # (R, N)
-        scores = np.array([similarity[:, self.labels == k].max(axis=1).mean() for k in range(len(CLASSES))])
-        weights = np.exp(SHARPNESS * (scores - scores.max()))
-        return weights / weights.sum()
+    def class_weights(self, tiles: list[np.ndarray]) -> np.ndarray:
+        """(T, len(CLASSES)) softmax weights of the classes for each tile's views: each class
+        scores its best example's similarity, averaged over the views (one product for all)."""
+        if not tiles:
+            return np.zeros((0, len(CLASSES)))
+        order = np.argsort(self.labels, kind="stable")
+        starts = np.searchsorted(self.labels[order], np.arange(len(CLASSES)))  # every class has examples
+        similarity = np.vstack([np.asarray(views).reshape(-1, EMBEDDING) for views in tiles]) @ self.vectors[order].T
+        best = np.maximum.reduceat(similarity, starts, axis=1)  # (all views, classes)
+        bounds = np.cumsum([0] + [np.asarray(views).reshape(-1, EMBEDDING).shape[0] for views in tiles])
+        scores = np.array([best[a:b].mean(axis=0) for a, b in zip(bounds[:-1], bounds[1:])])
+        weights = np.exp(SHARPNESS * (scores - scores.max(axis=1, keepdims=True)))
+        return weights / weights.sum(axis=1, keepdims=True)
 
     def to_dict(self) -> dict:
         return {"embedding": EMBEDDING, "classes": [c.value + b.value for c, b in CLASSES],
