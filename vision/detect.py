@@ -17,7 +17,7 @@ from vision.creatures import CreatureEmbedder, turned
 from vision.features import rectified_crop
 from vision.locate import Located, locate_tiles
 from vision.motion import MotionMap, touching
-from vision.profile import CreatureProfile, default_profile
+from vision.profile import CreatureProfile, assign, default_profile
 from vision.session_light import SessionLight
 from vision.tilemaps import HAND, OBJECT, STRIDE, TileMapper, cell_of
 
@@ -52,7 +52,7 @@ class Detector:
             frame = self.light.normalise(frame)
         located = locate_tiles(frame, self.mapper)
         crops = [rectified_crop(frame, t.centre, t.basis) for t in located.tiles]
-        reads = self.profile.classify_tiles(self._views(crops))
+        reads = assign(self._class_weights(crops))
         sightings = []
         for tile, (colour, bug, confidence) in zip(located.tiles, reads):
             q, r = tile.cell
@@ -63,17 +63,19 @@ class Detector:
             self.light.learn(captured, located.maps.not_table().astype(np.uint8), occluded)
         return Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), occluded, timestamp)
 
-
-    def _views(self, crops: list[np.ndarray]) -> list[np.ndarray]:
-        """Each crop's embeddings (R, EMBEDDING): as seen, and turned half round as well where the
-        first view alone leaves its read unsure (the network is not fully turn-blind; a second
-        view of every top would cost a third of the frame's time)."""
+    def _class_weights(self, crops: list[np.ndarray]) -> np.ndarray:
+        """(T, classes) weights of the profile's classes for each crop: from its embedding as seen,
+        and where that alone leaves the read unsure, from that and the crop turned half round (the
+        network is not fully turn-blind; a second view of every top would cost a third of the
+        frame's time)."""
         views = [view[None] for view in self.embedder.embed(crops)]
-        unsure = np.flatnonzero(self.profile.class_weights(views).max(axis=1) < SECOND_LOOK)
+        weights = self.profile.class_weights(views)
+        unsure = np.flatnonzero(weights.max(axis=1) < SECOND_LOOK)
         if len(unsure):
-            for index, view in zip(unsure, self.embedder.embed([turned(crops[i], HALF_TURN) for i in unsure])):
-                views[index] = np.vstack([views[index], view[None]])
-        return views
+            again = self.embedder.embed([turned(crops[i], HALF_TURN) for i in unsure])
+            weights[unsure] = self.profile.class_weights([np.vstack([views[i], view[None]])
+                                                          for i, view in zip(unsure, again)])
+        return weights
 
 
 def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:

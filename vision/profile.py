@@ -55,31 +55,19 @@ class CreatureProfile:
         return self.classify_tiles([views])[0]
 
     def classify_tiles(self, tiles: list[np.ndarray]) -> list[tuple[Colour, Bug, float]]:
-        """``classify`` for every tile of one frame, never reading a creature on more tiles than a
-        set has of it (one Queen, two Spiders, three Ants... of each colour): tiles claim their
-        class in order of confidence, and one whose class is used up takes its best remaining
-        class, with the confidence of that class among the remaining ones."""
-        weights = self.class_weights(tiles)
-        left = np.array([bug.count for _, bug in CLASSES])
-        reads: list[tuple[Colour, Bug, float]] = [(Colour.WHITE, Bug.QUEEN, 0.0)] * len(tiles)
-        for index in np.argsort(-weights.max(axis=1), kind="stable"):
-            open_weights = np.where(left > 0, weights[index], 0.0) if left.any() else weights[index]
-            best = int(np.argmax(open_weights))
-            left[best] = max(left[best] - 1, 0)
-            colour, bug = CLASSES[best]
-            reads[index] = (colour, bug, float(open_weights[best] / open_weights.sum()))
-        return reads
+        """``classify`` for every tile of one frame (``assign`` of their ``class_weights``)."""
+        return assign(self.class_weights(tiles))
 
     def class_weights(self, tiles: list[np.ndarray]) -> np.ndarray:
         """(T, len(CLASSES)) softmax weights of the classes for each tile's views: each class
         scores its best example's similarity, averaged over the views (one product for all)."""
         if not tiles:
             return np.zeros((0, len(CLASSES)))
+        rows = [np.asarray(views).reshape(-1, EMBEDDING) for views in tiles]
         order = np.argsort(self.labels, kind="stable")
         starts = np.searchsorted(self.labels[order], np.arange(len(CLASSES)))  # every class has examples
-        similarity = np.vstack([np.asarray(views).reshape(-1, EMBEDDING) for views in tiles]) @ self.vectors[order].T
-        best = np.maximum.reduceat(similarity, starts, axis=1)  # (all views, classes)
-        bounds = np.cumsum([0] + [np.asarray(views).reshape(-1, EMBEDDING).shape[0] for views in tiles])
+        best = np.maximum.reduceat(np.vstack(rows) @ self.vectors[order].T, starts, axis=1)  # (all views, classes)
+        bounds = np.cumsum([0] + [len(r) for r in rows])
         scores = np.array([best[a:b].mean(axis=0) for a, b in zip(bounds[:-1], bounds[1:])])
         weights = np.exp(SHARPNESS * (scores - scores.max(axis=1, keepdims=True)))
         return weights / weights.sum(axis=1, keepdims=True)
@@ -111,6 +99,23 @@ class CreatureProfile:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> "CreatureProfile":
         return cls.from_dict(files.load(path, KIND, VERSION), str(path))
+
+
+def assign(weights: np.ndarray) -> list[tuple[Colour, Bug, float]]:
+    """The colour, creature and confidence of each tile of one frame from its class weights (T,
+    len(CLASSES)), never reading a creature on more tiles than a set has of it (one Queen, two
+    Spiders, three Ants... of each colour): tiles claim their class in order of confidence, and
+    one whose class is used up takes its best remaining class, with the confidence of that class
+    among the remaining ones."""
+    left = np.array([bug.count for _, bug in CLASSES])
+    reads: list[tuple[Colour, Bug, float]] = [(Colour.WHITE, Bug.QUEEN, 0.0)] * len(weights)
+    for index in np.argsort(-weights.max(axis=1), kind="stable"):
+        open_weights = np.where(left > 0, weights[index], 0.0) if left.any() else weights[index]
+        best = int(np.argmax(open_weights))
+        left[best] = max(left[best] - 1, 0)
+        colour, bug = CLASSES[best]
+        reads[index] = (colour, bug, float(open_weights[best] / open_weights.sum()))
+    return reads
 
 
 def default_profile() -> CreatureProfile:
