@@ -224,6 +224,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sections", default="styles,a,pocket,b,carbon,lamp")
     parser.add_argument("--styles", default="", help="styles section: only these styles (comma-separated)")
     args = parser.parse_args(argv)
+    unknown = set(filter(None, args.styles.split(","))) - {*TRAINING_STYLES, *BLIND_STYLES}
+    if unknown:
+        parser.error(f"--styles: unknown style {', '.join(sorted(unknown))}; "
+                     f"choose from {', '.join((*TRAINING_STYLES, *BLIND_STYLES))}")
     cv2.setNumThreads(1)
     positions = real_positions()
     sections = args.sections.split(",")

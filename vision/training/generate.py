@@ -95,6 +95,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--made-up", type=float, default=MADE_UP_SHARE,
                         help="share of frames filming made-up sets of training icons (0: the styles only)")
     args = parser.parse_args(argv)
+    if not 0 <= args.made_up <= 1:
+        parser.error(f"--made-up is a share of the frames, from 0 to 1 (got {args.made_up})")
     args.out.mkdir(parents=True, exist_ok=True)
     shards = -(-args.frames // SHARD_FRAMES)
     with ProcessPoolExecutor(args.workers) as pool:
