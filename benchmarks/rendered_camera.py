@@ -2,7 +2,8 @@
 
 ``RenderedCamera`` turns ``rules.referee.synthetic`` shots into observations as the real
 pipeline would: each shot is drawn at 1280x720 by ``vision.render`` under one random pose
-and set of conditions per game (every frame with its own noise seed) and read by
+and set of conditions per game (every frame with its own sensor noise; a tile keeps how it
+lies and looks until it is moved) and read by
 ``vision.detect.Detector``. While a shot is occluded a hand carries the moved piece from
 where it was (or from beside the hive) to where it goes. A shot's registration
 ``transform`` (an arbitrary lattice map) is not drawn; a change of it is a knock instead:
@@ -104,6 +105,7 @@ class RenderedCamera:
     def __call__(self, shots: Iterable[Shot]) -> Iterator[Observation]:
         shots = list(shots)
         camera = self._aim(shots)
+        layout_seed = int(self.rng.integers(1 << 30))  # the set's tiles: each lies as laid until it is moved
         bump = np.zeros(2)
         before: Stacks = {}  # the position the hand is changing
         path: _Path | None = None
@@ -121,7 +123,7 @@ class RenderedCamera:
             previous = shot
             started = time.perf_counter()
             conditions = replace(self.base, hand=shot.occluded, bump_mm=(float(bump[0]), float(bump[1])),
-                                 seed=int(self.rng.integers(1 << 30)))
+                                 seed=int(self.rng.integers(1 << 30)), layout_seed=layout_seed)
             if shot.occluded and path is not None:
                 at = path.start + (path.end - path.start) * (step + 1) / steps + bump
                 frame, _ = render_position(path.lifted, conditions, carried=path.piece, camera=camera,

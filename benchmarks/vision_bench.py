@@ -105,6 +105,7 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
         carried = Piece.ALL[int(rng.integers(len(Piece.ALL)))] if hand else None
         conditions = (replace(random_world(rng, world, **fixed), hand=hand) if world
                       else random_conditions(rng, hand=hand, **fixed))
+        detector.forget()  # every frame a new scene: score what it shows (after the lamp's first view)
         if lamp:
             detector.light = SessionLight() if lamp == "steady" else None
             detector.detect(render_position(position, replace(conditions, hand=False))[0])

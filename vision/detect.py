@@ -1,8 +1,9 @@
 """Frame in, ``rules.observation.Observation`` out: tiles, cells, colours, creatures, occlusion.
 
-Pipeline: ``locate_tiles`` (tile map network + lattice) -> per tile a rectified crop -> the
-creature network's embeddings (a second, turned view of the unsure ones) -> the profile's
-nearest examples. A frame is flagged ``occluded`` instead of being reported as a (wrong) board
+Pipeline: ``tile_tops`` (tile map network) -> ``StillSpots`` (tops kept or held back where
+nothing moved) -> ``place_tops`` (lattice, cells, levels) -> per tile a rectified crop -> the
+creature network's embeddings (with those of the still frames before; a second, turned view
+of the unsure ones) -> the profile's nearest examples. A frame is flagged ``occluded`` instead of being reported as a (wrong) board
 when a hand or an object lies on or next to the hive.
 """
 
@@ -15,11 +16,12 @@ from calibration.camera import CameraModel
 from rules.observation import Observation, TileSighting
 from vision.creatures import CreatureEmbedder, turned
 from vision.features import rectified_crop
-from vision.locate import Located, locate_tiles
+from vision.locate import Located, place_tops
 from vision.motion import MotionMap, touching
 from vision.profile import CreatureProfile, assign, default_profile
 from vision.session_light import SessionLight
-from vision.tilemaps import HAND, OBJECT, STRIDE, TileMapper, cell_of
+from vision.still import StillSpots
+from vision.tilemaps import HAND, OBJECT, STRIDE, TileMapper, cell_of, tile_tops
 
 OCCLUDER_TILE_FRACTION = 0.5  # a hand this big (in tile faces) near the hive hides tiles
 EMPTY_VIEW_SHARE = 0.01  # with no tile in view, this share of hand or object means something blocks it
@@ -41,7 +43,12 @@ class Detector:
         self.light = light
         self.mapper = TileMapper()
         self.embedder = CreatureEmbedder()
+        self.forget()
+
+    def forget(self) -> None:
+        """Start afresh: the next frame is not compared with the ones before (a new scene)."""
         self.motion = MotionMap()
+        self.still = StillSpots()
 
     def detect(self, frame: np.ndarray, timestamp: float = 0.0) -> Observation:
         """The observation of one BGR frame (undistorted first if intrinsics were given)."""
@@ -50,25 +57,28 @@ class Detector:
         captured = frame
         if self.light is not None:
             frame = self.light.normalise(frame)
-        located = locate_tiles(frame, self.mapper)
+        maps, found = tile_tops(self.mapper, frame)
+        moved = self.motion.moved(captured, maps.heat.shape)
+        located = place_tops(self.still.settle(found, moved), maps, frame.shape)
         crops = [rectified_crop(frame, t.centre, t.basis) for t in located.tiles]
-        reads = assign(self._class_weights(crops))
+        reads = assign(self._class_weights(located, crops))
         sightings = []
         for tile, (colour, bug, confidence) in zip(located.tiles, reads):
             q, r = tile.cell
             sightings.append(TileSighting(q, r, colour, bug, confidence, tile.level,
                                           (float(tile.centre[0]), float(tile.centre[1]))))
-        occluded = occluder_near_hive(located, self.motion.moved(captured, located.maps.heat.shape))
+        occluded = occluder_near_hive(located, moved)
         if self.light is not None:
             self.light.learn(captured, located.maps.not_table().astype(np.uint8), occluded)
         return Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), occluded, timestamp)
 
-    def _class_weights(self, crops: list[np.ndarray]) -> np.ndarray:
-        """(T, classes) weights of the profile's classes for each crop: from its embedding as seen,
-        and where that alone leaves the read unsure, from that and the crop turned half round (the
-        network is not fully turn-blind; a second view of every top would cost a third of the
-        frame's time)."""
-        views = [view[None] for view in self.embedder.embed(crops)]
+    def _class_weights(self, located: Located, crops: list[np.ndarray]) -> np.ndarray:
+        """(T, classes) weights of the profile's classes for each tile's crop: from its embedding
+        as seen (with those of the still frames before), and where that leaves the read unsure,
+        also from the crop turned half round (the network is not fully turn-blind; a second view
+        of every top would cost a third of the frame's time)."""
+        embedded = self.embedder.embed(crops)
+        views = [self.still.views(tile.centre, view) for tile, view in zip(located.tiles, embedded)]
         weights = self.profile.class_weights(views)
         unsure = np.flatnonzero(weights.max(axis=1) < SECOND_LOOK)
         if len(unsure):

@@ -44,9 +44,14 @@ class Located:
 def locate_tiles(frame: np.ndarray, mapper: TileMapper) -> Located:
     """Find every tile top in a BGR frame and give it lattice coordinates (one per cell)."""
     maps, found = tile_tops(mapper, frame)
+    return place_tops(found, maps, frame.shape)
+
+
+def place_tops(found: list[Peak], maps: TileMaps, frame_shape: tuple[int, ...]) -> Located:
+    """Give the tops ``found`` in a frame of ``frame_shape`` lattice coordinates (one per cell)."""
     if not found:
         return Located([], None, maps)
-    height, width = frame.shape[:2]
+    height, width = frame_shape[:2]
     centres = np.array([p.centre for p in found])
     lattice, _ = fit_lattice(centres, float(np.median([p.pitch for p in found])), (width, height))
     levels = [lattice.lifted(k) for k in range(MAX_LEVEL)]

@@ -94,7 +94,7 @@ class DemoTable(FrameSource):
         self.scenes = demo_script(self.record)
         self.ends = np.cumsum([s.seconds for s in self.scenes])
         self._frames: dict[int, np.ndarray] = {}
-        self._conditions = Conditions(tilt_deg=12.0, azimuth_deg=30.0, noise=1.5, seed=7)
+        self._conditions = Conditions(tilt_deg=12.0, azimuth_deg=30.0, noise=1.5, seed=7, layout_seed=7)
         self._camera = make_camera(self.scenes[-1].position, self._conditions)
         self.cycle = 0
         self._start = 0.0

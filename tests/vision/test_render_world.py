@@ -13,7 +13,7 @@ from vision.render.lighting import Lamp
 from vision.render.objects import TableObject
 from vision.render.positions import (DIRECTIONS, MAX_STACK, blob, enrollment, game_positions, random_position, row,
                                      stacked)
-from vision.render.scene import SIDE_LABEL, TOP_LABEL, Conditions, Label, render_position
+from vision.render.scene import SIDE_LABEL, TOP_LABEL, Conditions, Label, make_camera, render_position
 from vision.render.surfaces import PLANE_TABLES
 from vision.render.world import random_world
 
@@ -78,6 +78,20 @@ def test_renders_are_reproducible_from_the_seed() -> None:
     other, _ = render_position(position, replace(conditions, seed=conditions.seed + 1))
     assert np.array_equal(first, again) and np.array_equal(truth.labels, truth_again.labels)
     assert not np.array_equal(first, other)
+
+
+def test_a_tile_not_moved_lies_where_it_lay_while_the_sensor_noise_changes() -> None:
+    conditions = replace(_world(6, aim_mm=(0.0, 0.0), turn_deg=8.0, shift_mm=1.5), layout_seed=11)
+    camera = make_camera(ROW, conditions)
+    first, truth = render_position(ROW, conditions, camera=camera)
+    moved = {cell: stack for cell, stack in ROW.items() if cell != (5, 0)} | {(5, 1): ROW[5, 0]}
+    later, truth_later = render_position(moved, replace(conditions, seed=conditions.seed + 1), camera=camera)
+    relaid, truth_relaid = render_position(ROW, replace(conditions, layout_seed=12), camera=camera)
+    centres = {t.cell: t.px for t in truth.tiles}
+    still = {t.cell: t.px for t in truth_later.tiles if t.cell in centres}
+    assert len(still) == 5 and all(centres[cell] == px for cell, px in still.items())
+    assert not np.array_equal(first, later)  # a new frame: new noise
+    assert max(np.hypot(*np.subtract(centres[t.cell], t.px)) for t in truth_relaid.tiles) > 0.5  # laid anew
 
 
 def test_fitted_canvas_keeps_the_wide_lens_corners_sharp() -> None:

@@ -65,6 +65,7 @@ class Conditions:
     bump_mm: tuple[float, float] = (0.0, 0.0)
     jitter: float = 1.0  # scale of the random tile placement errors
     seed: int = 0
+    layout_seed: int | None = None  # how each tile lies and looks, the light and the table's print (None: ``seed``)
     # --- lens and aim
     hfov_deg: float = HFOV_DEG  # 66 standard lens, 102 wide
     k2: float = 0.0
@@ -183,14 +184,15 @@ def render_position(position: Position, conditions: Conditions = Conditions(),
     With ``conditions.hand`` a hand reaches over the hive (holding ``carried`` if given) to
     the table point ``hand_at`` (mm), or to a random tile.
     """
-    rng, finish = np.random.default_rng(conditions.seed), np.random.default_rng([conditions.seed, 1])
+    layout_seed = conditions.seed if conditions.layout_seed is None else conditions.layout_seed
+    rng, finish = np.random.default_rng(conditions.seed), np.random.default_rng([layout_seed, 1])
     shape, pitch = tile_shape(conditions), lattice_pitch(conditions)
     camera = camera or make_camera(position, conditions)
     prisms = lay_tiles(position, pitch, np.asarray(conditions.bump_mm), conditions.jitter, conditions.turn_deg,
-                       conditions.shift_mm, rng, finish, conditions.gloss, conditions.wear)
+                       conditions.shift_mm, layout_seed, conditions.gloss, conditions.wear)
     hive = _hive_centre(position, pitch) + np.asarray(conditions.bump_mm)
     lighting = (Lighting.from_lamps(conditions.lamps, conditions.ambient) if conditions.lamps
-                else Lighting.single(rng))
+                else Lighting.single(finish))
     scene = _Scene(conditions, camera, shape, lighting, hive, _mm_px(camera.project_ideal, hive, shape.thickness))
     canvas = Canvas(_table(scene, finish))
     placed = [(obj, clear_of_tiles(obj, hive, np.array([p.centre for p in prisms]).reshape(-1, 2), shape.flats))

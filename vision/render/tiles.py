@@ -26,6 +26,7 @@ SQRT3 = math.sqrt(3)
 EAST, SOUTH_EAST = np.array([1.0, 0.0]), np.array([0.5, SQRT3 / 2])  # unit lattice steps on the table
 TOP_LABEL = {Colour.WHITE: Label.WHITE_TOP, Colour.BLACK: Label.BLACK_TOP}
 SIDE_LABEL = {Colour.WHITE: Label.WHITE_SIDE, Colour.BLACK: Label.BLACK_SIDE}
+CELL_KEY = 1 << 16  # added to a cell's coordinates to seed its tile's draws (seeds cannot be negative)
 
 
 @dataclass(frozen=True)
@@ -143,31 +144,34 @@ def _draw_top(canvas: Canvas, top_px: np.ndarray, prism: Prism, shape: TileShape
 
 
 def lay_tiles(position: dict[Hex, list[Piece]], pitch: float, offset: np.ndarray, jitter: float, turn_deg: float,
-              shift_mm: float, rng: np.random.Generator, finish: np.random.Generator, gloss: float,
-              wear: float) -> list[Prism]:
+              shift_mm: float, seed: int, gloss: float, wear: float) -> list[Prism]:
     """Every tile of ``position`` as laid by hand.
 
-    ``rng`` draws today's small placement errors (scaled by ``jitter``); ``finish`` draws the
-    extra turn (up to ``turn_deg``) and shift (up to ``shift_mm``) and each tile's wear and gloss.
+    Each tile draws its small placement errors (scaled by ``jitter``), its extra turn (up to
+    ``turn_deg``) and shift (up to ``shift_mm``) from ``seed``, its piece and where it lies,
+    and its wear and gloss from ``seed`` and its piece: with one ``seed`` a tile that is not
+    moved lies and looks the same however the rest of the position changes.
     """
     prisms = []
     for cell, stack in position.items():
         base = cell_centre_mm(cell, pitch) + offset
         for level, piece in enumerate(stack, start=1):
+            rng = np.random.default_rng([seed, piece.index, cell[0] + CELL_KEY, cell[1] + CELL_KEY, level])
             error = rng.normal(0, 0.35 if level == 1 else 1.0, 2) * jitter
             angle = float(rng.normal(0, 1.5) * jitter)
             turn = int(rng.integers(6))
-            prisms.append(Prism(piece, base + error + _placement(finish, shift_mm, level), level,
-                                angle + float(finish.uniform(-turn_deg, turn_deg)) if turn_deg else angle, turn,
-                                *_finish(finish, piece.colour, gloss, wear)))
+            if turn_deg:
+                angle += float(rng.uniform(-turn_deg, turn_deg))
+            prisms.append(Prism(piece, base + error + _placement(rng, shift_mm, level), level, angle, turn,
+                                *_finish(np.random.default_rng([seed, piece.index]), piece.colour, gloss, wear)))
     return prisms
 
 
-def _placement(finish: np.random.Generator, shift_mm: float, level: int) -> np.ndarray:
+def _placement(rng: np.random.Generator, shift_mm: float, level: int) -> np.ndarray:
     """A hand-laid tile's extra shift: within ``shift_mm``, twice that for a tile climbing on others."""
     if not shift_mm:
         return np.zeros(2)
-    return finish.uniform(-1, 1, 2) * shift_mm * (1 if level == 1 else 2)
+    return rng.uniform(-1, 1, 2) * shift_mm * (1 if level == 1 else 2)
 
 
 def _finish(finish: np.random.Generator, colour: Colour, gloss: float, wear: float

@@ -1,0 +1,76 @@
+"""Tops kept or held back where the picture did not move, and reads summed over still frames."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.still import MAX_VIEWS, StillSpots
+from vision.tilemaps import Peak
+
+MAP = (90, 160)  # motion map cells of a 1280x720 frame
+STILL = np.zeros(MAP, bool)
+PITCH = 60.0
+A, B, C = (np.array(xy, float) for xy in ((400.0, 300.0), (460.0, 300.0), (700.0, 500.0)))
+
+
+def _peak(centre: np.ndarray, jitter: float = 0.0) -> Peak:
+    return Peak(centre + jitter, PITCH, 0.9, 1.0)
+
+
+def _moved_at(centre: np.ndarray) -> np.ndarray:
+    moved = STILL.copy()
+    x, y = (centre / 8).astype(int)
+    moved[y, x] = True
+    return moved
+
+
+def _centres(peaks: list[Peak]) -> list[tuple[float, float]]:
+    return sorted((round(float(p.centre[0])), round(float(p.centre[1]))) for p in peaks)
+
+
+def test_the_first_frame_is_believed_as_it_is() -> None:
+    spots = StillSpots()
+    assert _centres(spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool))) == [(400, 300), (460, 300)]
+
+
+def test_a_top_missed_for_one_still_frame_is_kept_and_one_missed_longer_is_dropped() -> None:
+    spots = StillSpots()
+    spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool))
+    assert _centres(spots.settle([_peak(A, 1.0)], STILL)) == [(401, 301), (460, 300)]
+    assert _centres(spots.settle([_peak(A)], STILL)) == [(400, 300)]  # SETTLE (2) frames without it
+
+
+def test_a_top_is_dropped_at_once_where_the_picture_moved() -> None:
+    spots = StillSpots()
+    spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool))
+    assert _centres(spots.settle([_peak(A)], _moved_at(B))) == [(400, 300)]
+
+
+def test_a_new_top_where_nothing_moved_needs_settle_frames_in_a_row() -> None:
+    spots = StillSpots()
+    spots.settle([_peak(A)], np.ones(MAP, bool))
+    assert _centres(spots.settle([_peak(A), _peak(C)], STILL)) == [(400, 300)]  # one frame's phantom
+    assert _centres(spots.settle([_peak(A)], STILL)) == [(400, 300)]
+    assert _centres(spots.settle([_peak(A), _peak(C)], STILL)) == [(400, 300)]
+    assert _centres(spots.settle([_peak(A), _peak(C)], STILL)) == [(400, 300), (700, 500)]  # there twice
+
+
+def test_a_new_top_where_a_hand_put_it_counts_at_once() -> None:
+    spots = StillSpots()
+    spots.settle([_peak(A)], np.ones(MAP, bool))
+    assert _centres(spots.settle([_peak(A), _peak(C)], _moved_at(C))) == [(400, 300), (700, 500)]
+
+
+def test_a_still_tops_views_gather_up_to_the_limit_and_start_again_after_motion() -> None:
+    spots = StillSpots()
+    view = np.eye(4)
+    spots.settle([_peak(A)], np.ones(MAP, bool))
+    gathered = []
+    for i in range(MAX_VIEWS + 2):
+        spots.settle([_peak(A)], STILL)
+        gathered.append(spots.views(A, view[i % 4]))
+    assert [len(g) for g in gathered] == [*range(1, MAX_VIEWS + 1), MAX_VIEWS, MAX_VIEWS]
+    assert np.array_equal(gathered[-1][-1], view[(MAX_VIEWS + 1) % 4])  # newest last
+    spots.settle([_peak(A)], _moved_at(A))
+    assert len(spots.views(A, view[0])) == 1
+    assert len(spots.views(C, view[0])) == 1  # no spot there: just this frame's view
