@@ -14,14 +14,16 @@ import numpy as np
 
 from calibration.camera import CameraModel
 from rules.observation import Observation, TileSighting
+from rules.pieces import Colour
+from vision.bare_table import BareTable
 from vision.creatures import CreatureEmbedder, turned
 from vision.features import rectified_crop
 from vision.locate import Located, place_tops
 from vision.motion import MotionMap, touching
-from vision.profile import CreatureProfile, assign, default_profile
+from vision.profile import CLASSES, CreatureProfile, assign, default_profile
 from vision.session_light import SessionLight
-from vision.still import StillSpots
-from vision.tilemaps import HAND, OBJECT, STRIDE, TileMapper, cell_of, tile_tops
+from vision.still import KEEP_THRESHOLD, StillSpots
+from vision.tilemaps import HAND, OBJECT, SMALL_PITCH, STRIDE, TileMapper, cell_of, tile_tops
 
 OCCLUDER_TILE_FRACTION = 0.5  # a hand this big (in tile faces) near the hive hides tiles
 EMPTY_VIEW_SHARE = 0.01  # with no tile in view, this share of hand or object means something blocks it
@@ -30,6 +32,7 @@ HAND_WIDTH = 0.6  # pitches: narrower streaks of 'hand' (a frame's border, a tab
 OBJECT_REACH = 0.9  # pitches: a still object counts only over the hive itself
 SECOND_LOOK = 0.9  # a top read less surely than this from one view is also embedded turned half round
 HALF_TURN = 3  # sixths
+WHITE_CLASSES = np.array([colour is Colour.WHITE for colour, _ in CLASSES])
 
 
 class Detector:
@@ -49,6 +52,7 @@ class Detector:
         """Start afresh: the next frame is not compared with the ones before (a new scene)."""
         self.motion = MotionMap()
         self.still = StillSpots()
+        self.bare = BareTable()
 
     def detect(self, frame: np.ndarray, timestamp: float = 0.0) -> Observation:
         """The observation of one BGR frame (undistorted first if intrinsics were given)."""
@@ -57,8 +61,10 @@ class Detector:
         captured = frame
         if self.light is not None:
             frame = self.light.normalise(frame)
-        maps, found = tile_tops(self.mapper, frame)
+        maps, found = tile_tops(self.mapper, frame, KEEP_THRESHOLD)
         moved = self.motion.moved(captured, maps.heat.shape)
+        grey = self.motion.grey
+        found = [peak for peak in found if grey is None or not self.bare.shows_bare(peak, grey)]
         located = place_tops(self.still.settle(found, moved), maps, frame.shape)
         crops = [rectified_crop(frame, t.centre, t.basis) for t in located.tiles]
         reads = assign(self._class_weights(located, crops))
@@ -68,6 +74,8 @@ class Detector:
             sightings.append(TileSighting(q, r, colour, bug, confidence, tile.level,
                                           (float(tile.centre[0]), float(tile.centre[1]))))
         occluded = occluder_near_hive(located, moved)
+        if grey is not None and not occluded:
+            self.bare.learn(grey, maps, moved, [t.centre for t in located.tiles], pitch_px(located))
         if self.light is not None:
             self.light.learn(captured, located.maps.not_table().astype(np.uint8), occluded)
         return Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), occluded, timestamp)
@@ -76,7 +84,8 @@ class Detector:
         """(T, classes) weights of the profile's classes for each tile's crop: from its embedding
         as seen (with those of the still frames before), and where that leaves the read unsure,
         also from the crop turned half round (the network is not fully turn-blind; a second view
-        of every top would cost a third of the frame's time)."""
+        of every top would cost a third of the frame's time); then weighed by the tile map's
+        colour of the top, a second opinion on colour that errs on other tops."""
         embedded = self.embedder.embed(crops)
         views = [self.still.views(tile.centre, view) for tile, view in zip(located.tiles, embedded)]
         weights = self.profile.class_weights(views)
@@ -85,7 +94,9 @@ class Detector:
             again = self.embedder.embed([turned(crops[i], HALF_TURN) for i in unsure])
             weights[unsure] = self.profile.class_weights([np.vstack([views[i], view[None]])
                                                           for i, view in zip(unsure, again)])
-        return weights
+        white = np.array([[tile.white] for tile in located.tiles]).reshape(-1, 1)
+        weights = weights * np.where(WHITE_CLASSES, white, 1 - white)
+        return weights / np.maximum(weights.sum(axis=1, keepdims=True), 1e-12)
 
 
 def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:
@@ -93,8 +104,7 @@ def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:
     (or, with no tile seen, if either is in view at all). A hand must have moved since the last
     frame (``moved``: map cells) somewhere: what looks like skin but lies still is the table."""
     classes = located.maps.classes
-    pitch = (float(np.median([np.linalg.norm(t.basis, axis=1).mean() for t in located.tiles])) / STRIDE
-             if located.tiles else 0.0)
+    pitch = pitch_px(located) / STRIDE if located.tiles else 0.0
     hand = touching(_at_least(classes[HAND] > 0.5, HAND_WIDTH * pitch), moved)
     thing = classes[OBJECT] > 0.5
     if not located.tiles:
@@ -103,6 +113,13 @@ def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:
     near_hand = int((hand & (distance < HAND_REACH * pitch)).sum())
     over_thing = int((thing & (distance < OBJECT_REACH * pitch)).sum())
     return near_hand + over_thing >= OCCLUDER_TILE_FRACTION * 0.87 * pitch ** 2
+
+
+def pitch_px(located: Located) -> float:
+    """The median lattice pitch of the located tops in frame pixels (SMALL_PITCH with none)."""
+    if not located.tiles:
+        return SMALL_PITCH
+    return float(np.median([np.linalg.norm(t.basis, axis=1).mean() for t in located.tiles]))
 
 
 def _at_least(mask: np.ndarray, width: float) -> np.ndarray:

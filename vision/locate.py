@@ -27,7 +27,8 @@ class LocatedTile:
 
     cell: Hex
     centre: np.ndarray  # pixels
-    colour: Colour  # the tile map's reading (the detector takes the creature profile's, which errs less)
+    colour: Colour  # the tile map's reading (the detector weighs it with the creature profile's)
+    white: float  # the tile map's probability that the top is white
     basis: np.ndarray  # (2, 2) pixel steps east and south-east at this tile's top
     level: int  # 1 = lying on the table, 2 = on one other tile...
     offset: float  # distance from the lattice centre of its cell at that level, in pitches
@@ -72,7 +73,7 @@ def _one_per_cell(found: list[Peak], cells: list[Hex], levels_of: list[int], lev
         lattice = levels[level - 1]
         offset = float(np.linalg.norm(peak.centre - lattice.pixel(cell))) / lattice.pitch(cell)
         colour = Colour.WHITE if peak.white >= 0.5 else Colour.BLACK
-        tile = LocatedTile(cell, peak.centre, colour, lattice.basis(cell), level, offset, peak.score)
+        tile = LocatedTile(cell, peak.centre, colour, peak.white, lattice.basis(cell), level, offset, peak.score)
         if cell not in best or (level, -offset) > (best[cell].level, -best[cell].offset):
             best[cell] = tile
     return list(best.values())

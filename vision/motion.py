@@ -14,6 +14,11 @@ class MotionMap:
     def __init__(self) -> None:
         self._last: np.ndarray | None = None
 
+    @property
+    def grey(self) -> np.ndarray | None:
+        """The last frame's mean grey level per map cell."""
+        return self._last
+
     def moved(self, frame: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
         """(rows, cols) bool: cells of ``frame`` unlike the frame before (all of them for the first)."""
         grey = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (shape[1], shape[0]),

@@ -2,10 +2,12 @@
 on one frame's say, and its read is the sum of the frames that saw it still.
 
 A tile can only arrive or leave by hand, and a hand moves the picture. So where the picture
-has not moved (``vision.motion``), a top the tile map misses in one frame is kept, and a top it
-finds where there was none is believed only once ``SETTLE`` frames in a row agree. Where the
-picture moved, the frame is believed at once. The creature embeddings of a still top are kept
-too (up to ``MAX_VIEWS``), so its read averages over the frames instead of flickering.
+has not moved (``vision.motion``), a top stays while the tile map's heat there stays above
+``KEEP_THRESHOLD`` (below the ``PEAK_THRESHOLD`` a new top needs) and is kept through one frame
+that misses it altogether, and a top found where there was none is believed only once
+``SETTLE`` frames in a row agree. Where the picture moved, the frame is believed at once.
+The creature embeddings of a still top are kept too (up to ``MAX_VIEWS``), so its read
+averages over the frames instead of flickering.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.tilemaps import Peak, STRIDE, cell_of
+from vision.tilemaps import PEAK_THRESHOLD, STRIDE, Peak, cell_of
 
 SETTLE = 2  # frames in a row that must disagree with a still spot before it changes
+KEEP_THRESHOLD = 0.2  # centre heat that holds a still top already seen (a new one needs PEAK_THRESHOLD)
 MATCH = 0.35  # pitches: a top this close to a spot's is the same top
 STILL_REACH = 0.6  # pitches round a spot that must not have moved for it to count as still
 MAX_VIEWS = 6  # embeddings of a still top kept for its read
@@ -37,19 +40,19 @@ class StillSpots:
         self._spots: list[_Spot] = []
 
     def settle(self, found: list[Peak], moved: np.ndarray) -> list[Peak]:
-        """The tops to report for this frame: ``found`` (the tile map's) corrected where
-        nothing ``moved`` (the motion map's cells) round a spot."""
+        """The tops to report for this frame from the tile map's candidates ``found`` (centre heat
+        at least KEEP_THRESHOLD): those at PEAK_THRESHOLD, corrected where nothing ``moved``
+        (the motion map's cells) round a spot."""
         spots, claimed = [], set()
         for spot in self._spots:
             index = _nearest(spot.peak, found, claimed)
-            still = not _moved_near(spot.peak, moved)
             if index is not None:
                 claimed.add(index)
-                spots.append(_seen(spot, found[index], still))
-            elif still and spot.present and spot.doubt + 1 < SETTLE:
-                spots.append(_Spot(spot.peak, True, spot.doubt + 1, spot.views))
+            following = _follow(spot, None if index is None else found[index], not _moved_near(spot.peak, moved))
+            if following is not None:
+                spots.append(following)
         for index, peak in enumerate(found):
-            if index not in claimed:
+            if index not in claimed and peak.score >= PEAK_THRESHOLD:
                 moved_here = _moved_near(peak, moved)
                 spots.append(_Spot(peak, moved_here, 0 if moved_here else 1))
         self._spots = spots
@@ -65,12 +68,17 @@ class StillSpots:
         return np.vstack(spot.views)
 
 
-def _seen(spot: _Spot, peak: Peak, still: bool) -> _Spot:
-    """A spot whose top the tile map found again (at ``peak``)."""
+def _follow(spot: _Spot, peak: Peak | None, still: bool) -> _Spot | None:
+    """The spot after a frame whose tile map found ``peak`` there (or nothing); None once gone."""
+    sure = peak is not None and peak.score >= PEAK_THRESHOLD
     if not still:
-        return _Spot(peak, True)
+        return _Spot(peak, True) if sure and peak is not None else None
     if spot.present:
-        return _Spot(peak, True, 0, spot.views)
+        if peak is not None:  # held while its heat stays above KEEP_THRESHOLD
+            return _Spot(peak, True, 0, spot.views)
+        return _Spot(spot.peak, True, spot.doubt + 1, spot.views) if spot.doubt + 1 < SETTLE else None
+    if not sure or peak is None:
+        return None
     doubt = spot.doubt + 1
     return _Spot(peak, doubt >= SETTLE, 0 if doubt >= SETTLE else doubt)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -9,6 +11,9 @@ from rules.pieces import Bug, Colour, Piece
 from vision.compare import align
 from vision.detect import Detector
 from vision.enroll import enroll
+from vision.features import rectified_crop
+from vision.locate import locate_tiles
+from vision.profile import CLASSES
 from vision.render.photos import enrollment_photos
 from vision.render.scene import Conditions, random_conditions, render_position
 
@@ -102,3 +107,16 @@ def test_solid_tiles_in_touching_rows_after_one_photo(style: str, mono: bool) ->
         located, creatures, phantoms = read_against_truth(observation, truth)
         assert not observation.occluded
         assert located == 16 and phantoms <= 1 and creatures >= 15
+
+
+def test_the_tile_maps_colour_weighs_in_on_each_read(detector: Detector) -> None:
+    frame, _ = render_position(POSITION, Conditions(seed=3))
+    located = locate_tiles(frame, detector.mapper)
+    crops = [rectified_crop(frame, t.centre, t.basis) for t in located.tiles]
+    white = np.array([colour is Colour.WHITE for colour, _ in CLASSES])
+    shares = []
+    for map_white in (0.9, 0.1):
+        located.tiles[:] = [replace(t, white=map_white) for t in located.tiles]
+        detector.forget()
+        shares.append(detector._class_weights(located, crops)[:, white].sum(axis=1))
+    assert len(located.tiles) == len(POSITION) and bool(np.all(shares[0] > shares[1]))

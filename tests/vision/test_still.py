@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.still import MAX_VIEWS, StillSpots
-from vision.tilemaps import Peak
+from vision.still import KEEP_THRESHOLD, MAX_VIEWS, StillSpots
+from vision.tilemaps import PEAK_THRESHOLD, Peak
 
 MAP = (90, 160)  # motion map cells of a 1280x720 frame
 STILL = np.zeros(MAP, bool)
@@ -13,8 +13,8 @@ PITCH = 60.0
 A, B, C = (np.array(xy, float) for xy in ((400.0, 300.0), (460.0, 300.0), (700.0, 500.0)))
 
 
-def _peak(centre: np.ndarray, jitter: float = 0.0) -> Peak:
-    return Peak(centre + jitter, PITCH, 0.9, 1.0)
+def _peak(centre: np.ndarray, jitter: float = 0.0, heat: float = 0.9) -> Peak:
+    return Peak(centre + jitter, PITCH, heat, 1.0)
 
 
 def _moved_at(centre: np.ndarray) -> np.ndarray:
@@ -38,6 +38,17 @@ def test_a_top_missed_for_one_still_frame_is_kept_and_one_missed_longer_is_dropp
     spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool))
     assert _centres(spots.settle([_peak(A, 1.0)], STILL)) == [(401, 301), (460, 300)]
     assert _centres(spots.settle([_peak(A)], STILL)) == [(400, 300)]  # SETTLE (2) frames without it
+
+
+def test_a_still_top_holds_on_weaker_heat_than_a_new_one_needs() -> None:
+    spots = StillSpots()
+    spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool))
+    faint = KEEP_THRESHOLD + 0.05
+    assert faint < PEAK_THRESHOLD
+    for _ in range(3):  # B stays while its heat stays above KEEP_THRESHOLD; a faint newcomer at C never counts
+        assert _centres(spots.settle([_peak(A), _peak(B, heat=faint), _peak(C, heat=faint)], STILL)) == [
+            (400, 300), (460, 300)]
+    assert _centres(spots.settle([_peak(A), _peak(B, heat=faint)], _moved_at(B))) == [(400, 300)]
 
 
 def test_a_top_is_dropped_at_once_where_the_picture_moved() -> None:

@@ -1,0 +1,57 @@
+"""How the table looked where it lay bare: a spot that still looks just so holds no tile.
+
+A tile put down changes the picture where it lies. So a top the tile map finds at a spot that
+looks as it did when it was last seen bare is the table's print or grain taken for a tile, not
+a tile. A spot counts as seen bare only where the tile map was sure of it: no top near, no
+centre heat, table all round, nothing moving, nothing over the hive. Spots never seen bare,
+and spots whose light has changed since, prove nothing either way.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.motion import MOTION_LEVEL
+from vision.tilemaps import STRIDE, Peak, TileMaps, cell_of
+
+CLEARANCE = 0.7  # pitches from every top's centre beyond which a map cell counts as bare table
+SAME_SHARE = 0.8  # share of the cells round a new top that must look as bare as they were
+QUIET_HEAT = 0.1  # centre heat under which (all round a cell) the tile map sees no top there
+SURE_TABLE = 0.8  # table probability over which (all round a cell) the tile map sees table
+
+
+class BareTable:
+    """The grey level of each motion map cell when it last lay bare (NaN: never seen bare)."""
+
+    def __init__(self) -> None:
+        self._grey: np.ndarray | None = None
+
+    def learn(self, grey: np.ndarray, maps: TileMaps, moved: np.ndarray, tops: list[np.ndarray],
+              pitch: float) -> None:
+        """Remember the cells of ``grey`` (the motion map's) that lie bare: at least CLEARANCE
+        pitches from every top (centres in frame pixels), unmoved, and sure table on ``maps``."""
+        if self._grey is None or self._grey.shape != grey.shape:
+            self._grey = np.full(grey.shape, np.nan)
+        size = max(3, int(round(CLEARANCE * pitch / STRIDE)) | 1)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        bare = ((cv2.dilate(maps.heat, kernel) < QUIET_HEAT) & (cv2.erode(maps.classes[0], kernel) > SURE_TABLE)
+                & ~moved)
+        if tops:
+            rows, cols = np.mgrid[0:grey.shape[0], 0:grey.shape[1]]
+            reach = (CLEARANCE * pitch / STRIDE) ** 2
+            for x, y in cell_of(np.array(tops)):
+                bare &= (cols - x) ** 2 + (rows - y) ** 2 > reach
+        self._grey[bare] = grey[bare]
+
+    def shows_bare(self, peak: Peak, grey: np.ndarray) -> bool:
+        """True if the cells round ``peak`` look as they did when last seen bare."""
+        if self._grey is None or self._grey.shape != grey.shape:
+            return False
+        x, y = cell_of(peak.centre[None])[0]
+        rows, cols = np.mgrid[0:grey.shape[0], 0:grey.shape[1]]
+        near = (cols - x) ** 2 + (rows - y) ** 2 <= (0.35 * peak.pitch / STRIDE) ** 2
+        if not near.any():
+            return False
+        same = np.abs(grey[near] - self._grey[near]) <= MOTION_LEVEL  # False where never seen bare (NaN)
+        return bool(same.mean() >= SAME_SHARE)
