@@ -37,11 +37,11 @@ class BareTable:
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
         bare = ((cv2.dilate(maps.heat, kernel) < QUIET_HEAT) & (cv2.erode(maps.classes[0], kernel) > SURE_TABLE)
                 & ~moved)
-        if tops:
-            rows, cols = np.mgrid[0:grey.shape[0], 0:grey.shape[1]]
-            reach = (CLEARANCE * pitch / STRIDE) ** 2
-            for x, y in cell_of(np.array(tops)):
-                bare &= (cols - x) ** 2 + (rows - y) ** 2 > reach
+        near_tops = np.zeros(grey.shape, np.uint8)
+        radius = int(np.ceil(CLEARANCE * pitch / STRIDE))
+        for x, y in np.round(cell_of(np.array(tops).reshape(-1, 2))).astype(int):
+            cv2.circle(near_tops, (int(x), int(y)), radius, 1, -1)
+        bare &= near_tops == 0
         self._grey[bare] = grey[bare]
 
     def shows_bare(self, peak: Peak, grey: np.ndarray) -> bool:
@@ -49,9 +49,12 @@ class BareTable:
         if self._grey is None or self._grey.shape != grey.shape:
             return False
         x, y = cell_of(peak.centre[None])[0]
-        rows, cols = np.mgrid[0:grey.shape[0], 0:grey.shape[1]]
-        near = (cols - x) ** 2 + (rows - y) ** 2 <= (0.35 * peak.pitch / STRIDE) ** 2
+        reach = 0.35 * peak.pitch / STRIDE
+        y0, x0 = max(int(y - reach), 0), max(int(x - reach), 0)
+        y1, x1 = min(int(np.ceil(y + reach)) + 1, grey.shape[0]), min(int(np.ceil(x + reach)) + 1, grey.shape[1])
+        rows, cols = np.mgrid[y0:y1, x0:x1]
+        near = (cols - x) ** 2 + (rows - y) ** 2 <= reach ** 2
         if not near.any():
             return False
-        same = np.abs(grey[near] - self._grey[near]) <= MOTION_LEVEL  # False where never seen bare (NaN)
+        same = np.abs(grey[y0:y1, x0:x1][near] - self._grey[y0:y1, x0:x1][near]) <= MOTION_LEVEL  # NaN: never bare
         return bool(same.mean() >= SAME_SHARE)

@@ -49,7 +49,10 @@ class Detector:
         self.forget()
 
     def forget(self) -> None:
-        """Start afresh: the next frame is not compared with the ones before (a new scene)."""
+        """Start afresh: the next frame is a new scene, not compared with the ones before (its
+        light included)."""
+        if self.light is not None:
+            self.light = SessionLight(self.light.grid)
         self.motion = MotionMap()
         self.still = StillSpots()
         self.bare = BareTable()

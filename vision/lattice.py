@@ -67,9 +67,14 @@ class Lattice:
 
     def basis(self, cell: tuple[float, float]) -> np.ndarray:
         """Local pixel steps (2, 2) for one step east (row 0) and south-east (row 1) at ``cell``."""
-        q, r = cell
-        return np.array([self.pixel((q + 0.5, r)) - self.pixel((q - 0.5, r)),
-                         self.pixel((q, r + 0.5)) - self.pixel((q, r - 0.5))])
+        return self.bases(np.asarray(cell, np.float64)[None])[0]
+
+    def bases(self, cells: np.ndarray) -> np.ndarray:
+        """``basis`` of every axial cell (N, 2) at once: (N, 2, 2)."""
+        cells = np.asarray(cells, np.float64).reshape(-1, 2)
+        east, south_east = np.array([0.5, 0.0]), np.array([0.0, 0.5])
+        return np.stack([self.pixels(cells + east) - self.pixels(cells - east),
+                         self.pixels(cells + south_east) - self.pixels(cells - south_east)], axis=1)
 
     def pitch(self, cell: tuple[float, float]) -> float:
         """Mean pixel distance between neighbouring centres around ``cell``."""
@@ -77,11 +82,7 @@ class Lattice:
 
     def pitches(self, cells: np.ndarray) -> np.ndarray:
         """``pitch`` of every axial cell (N, 2) at once."""
-        cells = np.asarray(cells, np.float64).reshape(-1, 2)
-        east, south_east = np.array([0.5, 0.0]), np.array([0.0, 0.5])
-        step_e = self.pixels(cells + east) - self.pixels(cells - east)
-        step_se = self.pixels(cells + south_east) - self.pixels(cells - south_east)
-        return (np.linalg.norm(step_e, axis=1) + np.linalg.norm(step_se, axis=1)) / 2
+        return np.linalg.norm(self.bases(cells), axis=2).mean(axis=1)
 
 
 def plane_points(cells: np.ndarray) -> np.ndarray:

@@ -68,12 +68,18 @@ def place_tops(found: list[Peak], maps: TileMaps, frame_shape: tuple[int, ...]) 
 def _one_per_cell(found: list[Peak], cells: list[Hex], levels_of: list[int], levels: list[Lattice]
                   ) -> list[LocatedTile]:
     """One tile per cell: a stack's top hides its lower tiles, so the highest (then best placed) wins."""
+    where, level_index = np.array(cells, np.float64), np.array(levels_of) - 1
+    centres = np.array([peak.centre for peak in found])
+    offsets, bases = np.empty(len(found)), np.empty((len(found), 2, 2))
+    for k in np.unique(level_index):  # each level's lattice once for all its tops
+        rows = np.flatnonzero(level_index == k)
+        bases[rows] = levels[k].bases(where[rows])
+        offsets[rows] = (np.linalg.norm(centres[rows] - levels[k].pixels(where[rows]), axis=1)
+                         / np.linalg.norm(bases[rows], axis=2).mean(axis=1))
     best: dict[Hex, LocatedTile] = {}
-    for peak, cell, level in zip(found, cells, levels_of):
-        lattice = levels[level - 1]
-        offset = float(np.linalg.norm(peak.centre - lattice.pixel(cell))) / lattice.pitch(cell)
+    for peak, cell, level, offset, basis in zip(found, cells, levels_of, offsets, bases):
         colour = Colour.WHITE if peak.white >= 0.5 else Colour.BLACK
-        tile = LocatedTile(cell, peak.centre, colour, peak.white, lattice.basis(cell), level, offset, peak.score)
+        tile = LocatedTile(cell, peak.centre, colour, peak.white, basis, level, float(offset), peak.score)
         if cell not in best or (level, -offset) > (best[cell].level, -best[cell].offset):
             best[cell] = tile
     return list(best.values())

@@ -43,14 +43,13 @@ class StillSpots:
         """The tops to report for this frame from the tile map's candidates ``found`` (centre heat
         at least KEEP_THRESHOLD): those at PEAK_THRESHOLD, corrected where nothing ``moved``
         (the motion map's cells) round a spot."""
-        spots, claimed = [], set()
-        for spot in self._spots:
-            index = _nearest(spot.peak, found, claimed)
-            if index is not None:
-                claimed.add(index)
+        spots = []
+        matches = _matches(self._spots, found)
+        for spot, index in zip(self._spots, matches):
             following = _follow(spot, None if index is None else found[index], not _moved_near(spot.peak, moved))
             if following is not None:
                 spots.append(following)
+        claimed = {index for index in matches if index is not None}
         for index, peak in enumerate(found):
             if index not in claimed and peak.score >= PEAK_THRESHOLD:
                 moved_here = _moved_near(peak, moved)
@@ -83,14 +82,22 @@ def _follow(spot: _Spot, peak: Peak | None, still: bool) -> _Spot | None:
     return _Spot(peak, doubt >= SETTLE, 0 if doubt >= SETTLE else doubt)
 
 
-def _nearest(spot: Peak, found: list[Peak], claimed: set[int]) -> int | None:
-    """The unclaimed top of ``found`` within MATCH pitches of ``spot``, if any."""
-    best, best_distance = None, MATCH * spot.pitch
-    for index, peak in enumerate(found):
-        distance = float(np.linalg.norm(peak.centre - spot.centre))
-        if index not in claimed and distance <= best_distance:
-            best, best_distance = index, distance
-    return best
+def _matches(spots: list[_Spot], found: list[Peak]) -> list[int | None]:
+    """For each spot, the index of the top of ``found`` within MATCH pitches of it (nearest
+    first, each top to one spot), or None."""
+    if not spots or not found:
+        return [None] * len(spots)
+    distance = np.linalg.norm(np.array([s.peak.centre for s in spots])[:, None]
+                              - np.array([p.centre for p in found])[None], axis=2)
+    distance[distance > MATCH * np.array([[s.peak.pitch] for s in spots])] = np.inf
+    matches: list[int | None] = [None] * len(spots)
+    for flat in np.argsort(distance, axis=None):
+        row, col = divmod(int(flat), len(found))
+        if not np.isfinite(distance[row, col]):
+            break
+        if matches[row] is None and col not in matches:
+            matches[row] = col
+    return matches
 
 
 def _moved_near(peak: Peak, moved: np.ndarray) -> bool:
