@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.motion import MOTION_LEVEL
-from vision.tilemaps import STRIDE, Peak, TileMaps, cell_of
+from vision.tilemaps import STRIDE, Peak, TileMaps, cell_of, disc_window
 
 CLEARANCE = 0.7  # pitches from every top's centre beyond which a map cell counts as bare table
 SAME_SHARE = 0.8  # share of the cells round a new top that must look as bare as they were
@@ -48,13 +48,8 @@ class BareTable:
         """True if the cells round ``peak`` look as they did when last seen bare."""
         if self._grey is None or self._grey.shape != grey.shape:
             return False
-        x, y = cell_of(peak.centre[None])[0]
-        reach = 0.35 * peak.pitch / STRIDE
-        y0, x0 = max(int(y - reach), 0), max(int(x - reach), 0)
-        y1, x1 = min(int(np.ceil(y + reach)) + 1, grey.shape[0]), min(int(np.ceil(x + reach)) + 1, grey.shape[1])
-        rows, cols = np.mgrid[y0:y1, x0:x1]
-        near = (cols - x) ** 2 + (rows - y) ** 2 <= reach ** 2
+        window, near = disc_window(tuple(cell_of(peak.centre[None])[0]), 0.35 * peak.pitch / STRIDE, grey.shape)
         if not near.any():
             return False
-        same = np.abs(grey[y0:y1, x0:x1][near] - self._grey[y0:y1, x0:x1][near]) <= MOTION_LEVEL  # NaN: never bare
+        same = np.abs(grey[window][near] - self._grey[window][near]) <= MOTION_LEVEL  # NaN: never seen bare
         return bool(same.mean() >= SAME_SHARE)

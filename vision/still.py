@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.tilemaps import PEAK_THRESHOLD, STRIDE, Peak, cell_of
+from vision.tilemaps import PEAK_THRESHOLD, STRIDE, Peak, cell_of, disc_window
 
 SETTLE = 2  # frames in a row that must disagree with a still spot before it changes
 KEEP_THRESHOLD = 0.2  # centre heat that holds a still top already seen (a new one needs PEAK_THRESHOLD)
@@ -101,10 +101,6 @@ def _matches(spots: list[_Spot], found: list[Peak]) -> list[int | None]:
 
 
 def _moved_near(peak: Peak, moved: np.ndarray) -> bool:
-    """True if any motion map cell within STILL_REACH pitches of the top moved."""
-    x, y = cell_of(peak.centre[None])[0]
-    reach = STILL_REACH * peak.pitch / STRIDE
-    rows, cols = moved.shape
-    y0, y1 = max(int(y - reach), 0), min(int(np.ceil(y + reach)) + 1, rows)
-    x0, x1 = max(int(x - reach), 0), min(int(np.ceil(x + reach)) + 1, cols)
-    return y0 >= y1 or x0 >= x1 or bool(moved[y0:y1, x0:x1].any())
+    """True if any motion map cell within STILL_REACH pitches of the top moved (or it lies off the map)."""
+    window, near = disc_window(tuple(cell_of(peak.centre[None])[0]), STILL_REACH * peak.pitch / STRIDE, moved.shape)
+    return not near.any() or bool(moved[window][near].any())

@@ -149,10 +149,18 @@ def _tile_region(maps: TileMaps, found: list[Peak], frame_shape: tuple[int, ...]
 def _top_classes(maps: TileMaps, y: int, x: int, pitch_cells: float) -> tuple[float, float]:
     """The mean white-top and black-top probabilities within COLOUR_REACH pitches of a centre
     (the face around large artwork, not the artwork alone)."""
-    reach = max(1, int(round(COLOUR_REACH * pitch_cells)))
-    y0, y1, x0, x1 = max(y - reach, 0), y + reach + 1, max(x - reach, 0), x + reach + 1
-    dy, dx = np.mgrid[y0 - y:y1 - y, x0 - x:x1 - x]
-    disc = (dy ** 2 + dx ** 2 <= reach ** 2)[:maps.heat.shape[0] - y0, :maps.heat.shape[1] - x0]
-    white = maps.classes[WHITE_TOP, y0:y1, x0:x1][disc]
-    black = maps.classes[BLACK_TOP, y0:y1, x0:x1][disc]
+    window, disc = disc_window((x, y), max(1, int(round(COLOUR_REACH * pitch_cells))), maps.heat.shape)
+    white = maps.classes[WHITE_TOP][window][disc]
+    black = maps.classes[BLACK_TOP][window][disc]
     return float(white.mean()), float(black.mean())
+
+
+def disc_window(point: tuple[float, float], reach: float, shape: tuple[int, ...]
+                ) -> tuple[tuple[slice, slice], np.ndarray]:
+    """The map cells within ``reach`` cells of ``point`` (x, y in map cells) on a map of
+    ``shape``: the (rows, columns) window round it, and which cells of that window lie within."""
+    x, y = point
+    y0, x0 = max(int(y - reach), 0), max(int(x - reach), 0)
+    y1, x1 = min(int(np.ceil(y + reach)) + 1, shape[0]), min(int(np.ceil(x + reach)) + 1, shape[1])
+    rows, cols = np.mgrid[y0:max(y1, y0), x0:max(x1, x0)]
+    return (slice(y0, y1), slice(x0, x1)), (cols - x) ** 2 + (rows - y) ** 2 <= reach ** 2
