@@ -38,6 +38,8 @@ MIN_FOUND = 0.85  # share of the layout's pieces a photo must show
 MIN_PLACED = 0.6  # share of them whose tops must be found before the placement is trusted to find the others
 RECOVER_SHARE = 0.6  # a cell with no top found counts as shown if its face looks this surely of its colour
 TOP_THRESHOLD = 0.15  # centre heat of a top here: lower than in play, as the layout's shape vets every top
+CLOSER = 2  # a photo whose tiles are too small to find is looked at again this many times as large
+MAX_CLOSER_SIDE = 4096  # pixels: ... unless that makes it larger than this
 
 
 @dataclass(frozen=True)
@@ -137,7 +139,8 @@ def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper
     are missing to trust the placement."""
     maps, found = tile_tops(mapper, frame, TOP_THRESHOLD)
     if not found:
-        raise CalibrationError(f"{label}: no tiles found (is the camera looking at the laid-out pieces?)")
+        raise CalibrationError(f"{label}: no tiles found (is the camera looking at the laid-out pieces, "
+                               "near enough that each tile is some 30 pixels across?)")
     placement = place_layout(found, layout)
     centres = {cell: top.centre for cell, top in placement.tops.items()}
     if len(centres) >= MIN_PLACED * len(layout):
@@ -149,6 +152,24 @@ def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper
                                f"{_listed(absent)} (is every tile in view, laid out as the layout says, "
                                f"uncovered? {len(found)} tiles seen)")
     return placement, centres, absent
+
+
+def _placed_closer(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper
+                   ) -> tuple[np.ndarray, Placement, dict[tuple[int, int], np.ndarray], list[str]]:
+    """``_placed`` on the photo, or if that fails (tiles too small to find: a far or wide camera),
+    on the photo CLOSER times as large; the photo used comes first. The first failure is the one
+    reported."""
+    try:
+        return frame, *_placed(frame, layout, label, mapper)
+    except CalibrationError:
+        if max(frame.shape[:2]) * CLOSER > MAX_CLOSER_SIDE:
+            raise
+        closer = cv2.resize(frame, None, fx=CLOSER, fy=CLOSER, interpolation=cv2.INTER_LINEAR)
+        try:
+            return closer, *_placed(closer, layout, label, mapper)
+        except CalibrationError:
+            pass
+        raise
 
 
 def _listed(items: list[str], most: int = 8) -> str:
@@ -175,7 +196,7 @@ def enroll(images: Iterable[np.ndarray | str | os.PathLike[str]], layout: str | 
     for index, item in enumerate(photos):
         frame = _image(item, index)
         label = str(item) if isinstance(item, (str, os.PathLike)) else f"photo {index + 1}"
-        placement, centres, absent = _placed(frame, cells, label, mapper)
+        frame, placement, centres, absent = _placed_closer(frame, cells, label, mapper)
         left_out += [f"{label}: {_listed(absent)}"] if absent else []
         for cell, centre in centres.items():
             piece = cells[cell]

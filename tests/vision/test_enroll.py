@@ -9,9 +9,12 @@ import pytest
 from calibration.errors import CalibrationError
 from calibration.layout import DEFAULT_LAYOUT, parse_layout
 from rules.pieces import Colour
-from vision.enroll import place_layout
+from vision import enroll as enrollment
+from vision.enroll import enroll, place_layout
 from vision.lattice import plane_points
-from vision.tilemaps import BLACK_TOP, CLASSES, STRIDE, WHITE_TOP, Peak, TileMaps, cell_of
+from vision.render.photos import framed_photo
+from vision.render.scene import Conditions
+from vision.tilemaps import BLACK_TOP, CLASSES, STRIDE, WHITE_TOP, Peak, TileMapper, TileMaps, cell_of
 
 _ROWS = ("wQ wS1 wS2 wB1 wB2 wG1 wG2", "wG3 wA1 wA2 wA3 wM wL wP", "bQ bS1 bS2 bB1 bB2 bG1 bG2",
          "bG3 bA1 bA2 bA3 bM bL bP")
@@ -69,8 +72,6 @@ def test_tops_all_in_one_row_are_placed_without_perspective() -> None:
 
 
 def test_enrolling_needs_a_photo() -> None:
-    from vision.enroll import enroll
-
     with pytest.raises(CalibrationError, match="at least one photo"):
         enroll([])
 
@@ -90,8 +91,6 @@ def _maps(faces: dict[tuple[float, float], int]) -> TileMaps:
 def _enroll_seeing(monkeypatch, missing: set[str], faces: dict[str, int] | None = None):
     """Enroll from a blank photo whose tile map finds the default layout's tops except the
     ``missing`` pieces', and shows a face of class ``faces[name]`` where those pieces lie."""
-    import vision.enroll as enrollment
-
     pieces = parse_layout(DEFAULT_LAYOUT).values()
     every = list(zip(seen(DEFAULT_LAYOUT, camera(0.0, 50.0, 0.0)), pieces))
     tops = [top for top, piece in every if piece.name not in missing]
@@ -126,3 +125,11 @@ def test_a_piece_with_no_top_found_is_taken_where_the_map_shows_its_face(monkeyp
     faces["wA3"] = 0  # nor is bare table
     profile = _enroll_seeing(monkeypatch, missing, faces)
     assert "bA2 at" in profile.note and "wA3 at" in profile.note and "wA1 at" not in profile.note
+
+
+def test_a_photo_whose_tiles_are_too_small_is_looked_at_again_twice_as_large() -> None:
+    far = framed_photo(DEFAULT_LAYOUT, Conditions(height_mm=1800, tile_size="pocket", hfov_deg=102, seed=3))
+    with pytest.raises(CalibrationError, match="layout pieces not found"):
+        enrollment._placed(far, parse_layout(DEFAULT_LAYOUT), "photo 1", TileMapper())
+    profile = enroll([far])
+    assert "not found" not in profile.note
