@@ -1,12 +1,11 @@
 """What one camera saw at spots where nothing has moved since: a top does not come or go there
 on one frame's say, and its read is the sum of the frames that saw it still.
 
-A tile can only arrive or leave by hand, and a hand moves the picture. A top stays while the
-tile map's heat there stays above ``KEEP_THRESHOLD`` (below the ``PEAK_THRESHOLD`` a new top
-needs: a tile taken away leaves no heat at all). Where the picture has not moved
-(``vision.motion``), a top is kept through one frame that misses it altogether, and a top found
-where there was none is believed only once ``SETTLE`` frames in a row agree; where it moved,
-the frame is believed at once.
+A tile can only arrive or leave by hand, and a hand moves the picture. So where the picture
+has not moved (``vision.motion``), a top stays while the tile map's heat there stays above
+``KEEP_THRESHOLD`` (below the ``PEAK_THRESHOLD`` a new top needs) and is kept through one frame
+that misses it altogether, and a top found where there was none is believed only once
+``SETTLE`` frames in a row agree. Where the picture moved, the frame is believed at once.
 The creature embeddings of a still top are kept too (up to ``MAX_VIEWS``), so its read
 averages over the frames instead of flickering.
 """
@@ -70,16 +69,15 @@ class StillSpots:
 
 def _follow(spot: _Spot, peak: Peak | None, still: bool) -> _Spot | None:
     """The spot after a frame whose tile map found ``peak`` there (or nothing); None once gone."""
-    if peak is None:
-        if still and spot.present and spot.doubt + 1 < SETTLE:
-            return _Spot(spot.peak, True, spot.doubt + 1, spot.views)
-        return None
-    if spot.present:  # held while its heat stays above KEEP_THRESHOLD, even as a hand passes
-        return _Spot(peak, True, 0, spot.views if still else [])
-    if peak.score < PEAK_THRESHOLD:
-        return None
+    sure = peak is not None and peak.score >= PEAK_THRESHOLD
     if not still:
-        return _Spot(peak, True)
+        return _Spot(peak, True) if sure and peak is not None else None
+    if spot.present:
+        if peak is not None:  # held while its heat stays above KEEP_THRESHOLD
+            return _Spot(peak, True, 0, spot.views)
+        return _Spot(spot.peak, True, spot.doubt + 1, spot.views) if spot.doubt + 1 < SETTLE else None
+    if not sure or peak is None:
+        return None
     doubt = spot.doubt + 1
     return _Spot(peak, doubt >= SETTLE, 0 if doubt >= SETTLE else doubt)
 
