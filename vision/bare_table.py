@@ -1,7 +1,8 @@
 """How the table looked where it lay bare: a spot that still looks just so holds no tile.
 
 A tile put down changes the picture where it lies. So a top the tile map finds at a spot that
-looks as it did when it was last seen bare is the table's print or grain taken for a tile, not
+looks as it did when it was last seen bare (in colour: an ivory face on cream wood can match the
+wood's grey) is the table's print or grain taken for a tile, not
 a tile. A spot counts as seen bare only where the tile map was sure of it: no top near, no
 centre heat, table all round, nothing moving, nothing over the hive. Spots never seen bare,
 and spots whose light has changed since, prove nothing either way.
@@ -22,34 +23,38 @@ SURE_TABLE = 0.8  # table probability over which (all round a cell) the tile map
 
 
 class BareTable:
-    """The grey level of each motion map cell when it last lay bare (NaN: never seen bare)."""
+    """The colour of each motion map cell when it last lay bare (NaN: never seen bare)."""
 
     def __init__(self) -> None:
-        self._grey: np.ndarray | None = None
+        self._colour: np.ndarray | None = None
 
-    def learn(self, grey: np.ndarray, maps: TileMaps, moved: np.ndarray, tops: list[np.ndarray],
+    def learn(self, colour: np.ndarray, maps: TileMaps, moved: np.ndarray, tops: list[np.ndarray],
               pitch: float) -> None:
-        """Remember the cells of ``grey`` (the motion map's) that lie bare: at least CLEARANCE
-        pitches from every top (centres in frame pixels), unmoved, and sure table on ``maps``."""
-        if self._grey is None or self._grey.shape != grey.shape:
-            self._grey = np.full(grey.shape, np.nan)
+        """Remember the cells of ``colour`` (the motion map's, rows x cols x BGR) that lie bare: at
+        least CLEARANCE pitches from every top (centres in frame pixels), unmoved, and sure table
+        on ``maps``."""
+        if self._colour is None or self._colour.shape != colour.shape:
+            self._colour = np.full(colour.shape, np.nan)
         size = max(3, int(round(CLEARANCE * pitch / STRIDE)) | 1)
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
         bare = ((cv2.dilate(maps.heat, kernel) < QUIET_HEAT) & (cv2.erode(maps.classes[0], kernel) > SURE_TABLE)
                 & ~moved)
-        near_tops = np.zeros(grey.shape, np.uint8)
+        near_tops = np.zeros(moved.shape, np.uint8)
         radius = int(np.ceil(CLEARANCE * pitch / STRIDE))
         for x, y in np.round(cell_of(np.array(tops).reshape(-1, 2))).astype(int):
             cv2.circle(near_tops, (int(x), int(y)), radius, 1, -1)
         bare &= near_tops == 0
-        self._grey[bare] = grey[bare]
+        self._colour[bare] = colour[bare]
 
-    def shows_bare(self, peak: Peak, grey: np.ndarray) -> bool:
-        """True if the cells round ``peak`` look as they did when last seen bare."""
-        if self._grey is None or self._grey.shape != grey.shape:
+    def shows_bare(self, peak: Peak, colour: np.ndarray) -> bool:
+        """True if the cells round ``peak`` look as they did when last seen bare (every channel
+        within MOTION_LEVEL)."""
+        if self._colour is None or self._colour.shape != colour.shape:
             return False
-        window, near = disc_window(tuple(cell_of(peak.centre[None])[0]), 0.35 * peak.pitch / STRIDE, grey.shape)
+        window, near = disc_window(tuple(cell_of(peak.centre[None])[0]), 0.35 * peak.pitch / STRIDE,
+                                   colour.shape[:2])
         if not near.any():
             return False
-        same = np.abs(grey[window][near] - self._grey[window][near]) <= MOTION_LEVEL  # NaN: never seen bare
+        change = np.abs(colour[window][near].astype(float) - self._colour[window][near])
+        same = change.max(axis=1) <= MOTION_LEVEL  # NaN (never seen bare) is never the same
         return bool(same.mean() >= SAME_SHARE)

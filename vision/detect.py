@@ -66,8 +66,8 @@ class Detector:
             frame = self.light.normalise(frame)
         maps, found = tile_tops(self.mapper, frame, KEEP_THRESHOLD)
         moved = self.motion.moved(captured, maps.heat.shape)
-        grey = self.motion.grey
-        found = [peak for peak in found if grey is None or not self.bare.shows_bare(peak, grey)]
+        cells = self.motion.colour
+        found = [peak for peak in found if cells is None or not self.bare.shows_bare(peak, cells)]
         located = place_tops(self.still.settle(found, moved), maps, frame.shape)
         crops = [rectified_crop(frame, t.centre, t.basis) for t in located.tiles]
         reads = assign(self._class_weights(located, crops))
@@ -77,8 +77,8 @@ class Detector:
             sightings.append(TileSighting(q, r, colour, bug, confidence, tile.level,
                                           (float(tile.centre[0]), float(tile.centre[1]))))
         occluded = occluder_near_hive(located, moved)
-        if grey is not None and not occluded:
-            self.bare.learn(grey, maps, moved, [t.centre for t in located.tiles], pitch_px(located))
+        if cells is not None and not occluded:
+            self.bare.learn(cells, maps, moved, [t.centre for t in located.tiles], pitch_px(located))
         if self.light is not None:
             self.light.learn(captured, located.maps.not_table().astype(np.uint8), occluded)
         return Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), occluded, timestamp)

@@ -13,16 +13,17 @@ class MotionMap:
 
     def __init__(self) -> None:
         self._last: np.ndarray | None = None
+        self._colour: np.ndarray | None = None
 
     @property
-    def grey(self) -> np.ndarray | None:
-        """The last frame's mean grey level per map cell."""
-        return self._last
+    def colour(self) -> np.ndarray | None:
+        """The last frame's mean BGR colour per map cell (rows, cols, 3)."""
+        return self._colour
 
     def moved(self, frame: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
         """(rows, cols) bool: cells of ``frame`` unlike the frame before (all of them for the first)."""
-        grey = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (shape[1], shape[0]),
-                          interpolation=cv2.INTER_AREA).astype(np.int16)
+        self._colour = cv2.resize(frame, (shape[1], shape[0]), interpolation=cv2.INTER_AREA)
+        grey = cv2.cvtColor(self._colour, cv2.COLOR_BGR2GRAY).astype(np.int16)
         last, self._last = self._last, grey
         if last is None or last.shape != grey.shape:
             return np.ones(shape, bool)

@@ -27,7 +27,8 @@ def _maps(heat_at: np.ndarray | None = None) -> TileMaps:
 
 
 def _cloth() -> np.ndarray:
-    return np.random.default_rng(1).uniform(40, 200, SHAPE)
+    """A printed cloth's mean BGR colour per map cell."""
+    return np.random.default_rng(1).uniform(40, 200, (*SHAPE, 3))
 
 
 def _peak(centre: np.ndarray) -> Peak:
@@ -48,6 +49,17 @@ def test_a_tile_put_down_on_a_bare_spot_is_not_taken_for_table() -> None:
     with_tile = cloth.copy()
     with_tile[33:43, 45:56] = 235.0  # an ivory face over the flower
     assert not table.shows_bare(_peak(PRINT), with_tile)
+
+
+def test_an_ivory_face_as_bright_as_the_cream_wood_under_it_is_not_taken_for_table() -> None:
+    wood = np.zeros((*SHAPE, 3))
+    wood[:] = (150, 200, 240)  # BGR cream: grey ~207
+    table = BareTable()
+    table.learn(wood, _maps(), STILL, [], PITCH)
+    with_tile = wood.copy()
+    with_tile[33:43, 45:56] = (205, 208, 210)  # an ivory face in shade, of the same grey
+    assert not table.shows_bare(_peak(PRINT), with_tile)
+    assert table.shows_bare(_peak(PRINT), wood)
 
 
 def test_only_spots_the_tile_map_was_sure_of_are_learnt_as_bare() -> None:
