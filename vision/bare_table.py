@@ -2,8 +2,7 @@
 
 A tile put down changes the picture where it lies. So a top the tile map finds at a spot that
 looks as it did when it was last seen bare (in colour: an ivory face on cream wood can match the
-wood's grey) is the table's print or grain taken for a tile, not
-a tile. A spot counts as seen bare only where the tile map was sure of it: no top near, no
+wood's grey) is the table's print or grain taken for a tile, not a tile. A spot counts as seen bare only where the tile map was sure of it: no top near, no
 centre heat, table all round, nothing moving, nothing over the hive. Spots never seen bare,
 and spots whose light has changed since, prove nothing either way.
 """
@@ -14,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.motion import MOTION_LEVEL
-from vision.tilemaps import STRIDE, Peak, TileMaps, cell_of, disc_window
+from vision.tilemaps import STRIDE, Peak, TileMaps, cell_of, disc_kernel, disc_window
 
 CLEARANCE = 0.7  # pitches from every top's centre beyond which a map cell counts as bare table
 SAME_SHARE = 0.8  # share of the cells round a new top that must look as bare as they were
@@ -35,8 +34,7 @@ class BareTable:
         on ``maps``."""
         if self._colour is None or self._colour.shape != colour.shape:
             self._colour = np.full(colour.shape, np.nan)
-        size = max(3, int(round(CLEARANCE * pitch / STRIDE)) | 1)
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        kernel = disc_kernel(CLEARANCE * pitch / STRIDE)
         bare = ((cv2.dilate(maps.heat, kernel) < QUIET_HEAT) & (cv2.erode(maps.classes[0], kernel) > SURE_TABLE)
                 & ~moved)
         near_tops = np.zeros(moved.shape, np.uint8)

@@ -23,7 +23,7 @@ from vision.motion import MotionMap, touching
 from vision.profile import CLASSES, CreatureProfile, assign, default_profile
 from vision.session_light import SessionLight
 from vision.still import KEEP_THRESHOLD, StillSpots
-from vision.tilemaps import HAND, OBJECT, SMALL_PITCH, STRIDE, TileMapper, cell_of, tile_tops
+from vision.tilemaps import HAND, OBJECT, SMALL_PITCH, STRIDE, TileMapper, cell_of, disc_kernel, tile_tops
 
 OCCLUDER_TILE_FRACTION = 0.5  # a hand this big (in tile faces) near the hive hides tiles
 EMPTY_VIEW_SHARE = 0.01  # with no tile in view, this share of hand or object means something blocks it
@@ -97,7 +97,7 @@ class Detector:
             again = self.embedder.embed([turned(crops[i], HALF_TURN) for i in unsure])
             weights[unsure] = self.profile.class_weights([np.vstack([views[i], view[None]])
                                                           for i, view in zip(unsure, again)])
-        white = np.array([[tile.white] for tile in located.tiles]).reshape(-1, 1)
+        white = np.array([tile.white for tile in located.tiles]).reshape(-1, 1)
         weights = weights * np.where(WHITE_CLASSES, white, 1 - white)
         return weights / np.maximum(weights.sum(axis=1, keepdims=True), 1e-12)
 
@@ -127,9 +127,7 @@ def pitch_px(located: Located) -> float:
 
 def _at_least(mask: np.ndarray, width: float) -> np.ndarray:
     """``mask`` without the parts narrower than ``width`` map cells (a morphological opening)."""
-    size = max(3, int(round(width)) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, kernel).astype(bool)
+    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, disc_kernel(width)).astype(bool)
 
 
 def _distance_to_tiles(located: Located, shape: tuple[int, ...]) -> np.ndarray:

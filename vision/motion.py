@@ -12,7 +12,6 @@ class MotionMap:
     """Cells of the tile maps' grid that changed since the previous frame of one camera."""
 
     def __init__(self) -> None:
-        self._last: np.ndarray | None = None
         self._colour: np.ndarray | None = None
 
     @property
@@ -22,12 +21,16 @@ class MotionMap:
 
     def moved(self, frame: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
         """(rows, cols) bool: cells of ``frame`` unlike the frame before (all of them for the first)."""
+        last = self._colour
         self._colour = cv2.resize(frame, (shape[1], shape[0]), interpolation=cv2.INTER_AREA)
-        grey = cv2.cvtColor(self._colour, cv2.COLOR_BGR2GRAY).astype(np.int16)
-        last, self._last = self._last, grey
-        if last is None or last.shape != grey.shape:
+        if last is None or last.shape != self._colour.shape:
             return np.ones(shape, bool)
-        return np.abs(grey - last) > MOTION_LEVEL
+        return np.abs(_grey(self._colour) - _grey(last)) > MOTION_LEVEL
+
+
+def _grey(colour: np.ndarray) -> np.ndarray:
+    """Grey levels of a BGR image, signed so that differences do not wrap."""
+    return cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY).astype(np.int16)
 
 
 def touching(mask: np.ndarray, moved: np.ndarray) -> np.ndarray:

@@ -155,6 +155,12 @@ def _top_classes(maps: TileMaps, y: int, x: int, pitch_cells: float) -> tuple[fl
     return float(white.mean()), float(black.mean())
 
 
+def disc_kernel(width: float) -> np.ndarray:
+    """An elliptical structuring element about ``width`` map cells across (odd, at least 3)."""
+    size = max(3, int(round(width)) | 1)
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+
+
 def disc_window(point: tuple[float, float], reach: float, shape: tuple[int, ...]
                 ) -> tuple[tuple[slice, slice], np.ndarray]:
     """The map cells within ``reach`` cells of ``point`` (x, y in map cells) on a map of
