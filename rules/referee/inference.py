@@ -13,10 +13,10 @@ a forced pass), that explain it:
   stack's top seen from an angle (a stack that tall cannot vanish in so few moves);
 - when several remain, the stack heights the camera reports may settle it;
 - only if nothing fits that way (and under a registration most pieces agree with), one sure
-  read may be wrong about the creature of a piece whose identity the game already knows
-  (it stayed put, or its origin shows which piece moved: a piece cannot turn into another,
-  so that is the camera's mistake), and a tile missing beside a tall stack may be hidden
-  by it (its absence proves nothing).
+  read may be wrong about the creature (or, where it just moved, the colour) of a piece whose
+  identity the game already knows (it stayed put, or its origin shows which piece moved: a
+  piece cannot turn into another, so that is the camera's mistake), and a tile missing
+  beside a tall stack may be hidden by it (its absence proves nothing).
 
 When nothing legal fits, ``attempts.reconstruct`` names the move someone attempted, or
 reports a misread; ``nearest_moves`` then says which legal moves come closest, for a person
@@ -197,8 +197,10 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
     opponent's forced pass and a second move of the same piece (it went on elsewhere).
     When ``lenient``, one sure read may name the wrong creature of the right colour where
     the game knows which piece is there: a piece that stayed, or one that moved (its
-    origin says which; a placed piece is known only from its read, so it must match); and
-    a tile unseen beside a tall stack may be hidden by it. Each counts as an unsure read.
+    origin says which; a placed piece is known only from its read, so it must match); or
+    the wrong colour of the right creature where a piece just moved (glare can wash a black
+    face white); and a tile unseen beside a tall stack may be hidden by it. Each counts as
+    an unsure read.
     """
     relabels = 1 if lenient else 0
     changes = changed(seen, reference)
@@ -213,6 +215,7 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
 
     def fits(cells: set[Hex], played: tuple[Move, ...]) -> int | None:
         placed = {m.dest for m in played if m.origin is None}
+        arrived = {m.dest for m in played if m.origin is not None}
         unsure = wrong = 0
         for cell in cells:
             expected = label(board.top(cell))
@@ -229,7 +232,8 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
             if read.label != expected:
                 if read.sure:
                     wrong += 1
-                    if wrong > relabels or read.label[0] is not expected[0] or cell in placed:
+                    if wrong > relabels or cell in placed or not _relabel_allowed(read.label, expected,
+                                                                                  cell in arrived):
                         return None
                 unsure += 1
         return unsure
@@ -271,6 +275,14 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
         return [] if unsure is None else [((), unsure)]
     search(count, (), set(), None)
     return found
+
+
+def _relabel_allowed(read: Label, expected: Label, arrived: bool) -> bool:
+    """Whether a sure read may be taken as the camera's mistake for the piece the game knows:
+    the wrong creature of the right colour, or, where the piece just moved, the wrong colour
+    of the right creature."""
+    colour_right, creature_right = read[0] is expected[0], read[1] is expected[1]
+    return colour_right or (arrived and creature_right)
 
 
 NEAREST = 3

@@ -3,7 +3,8 @@
 Each steady view (see ``stability``) is judged against the recorded position
 (``inference.judge``): a legal move, or a pair of moves, is recorded; a change no legal
 move makes is announced as illegal and waited on until the players take it back, an
-arbiter overrides it or a person corrects the reading; doubt is put to a person.
+arbiter overrides it or a person corrects the reading; doubt is put to a person, and so is
+a move out of turn that the camera more likely caused (see ``doubt``).
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent
                      NeedsConfirmationEvent, PassEvent, QueenDueEvent, TakebackEvent, UndoEvent,
                      ViewEvent)
 from .attempts import Attempt, Misread, offender
+from .doubt import colour_twin, missed_move_message
 from .inference import Explained, Explanation, judge, nearest_moves
 from .scene import Label, Scene, labels, moved, scene_of
 from .registration import Transform
-from .stability import STEADY, Signature, Steadiness
+from .stability import OCCLUDED, STEADY, Signature, Steadiness
 from .table import TablePosition, table_position
 from .view import Entry, Pending, differences, entries, reading
 
@@ -103,6 +105,8 @@ class Referee:
         self._unexplained_since: float | None = None  # when the board stopped making sense
         self._time = 0.0
         self._view: Observation | None = None  # the last steady view judged
+        self._hand = False  # the view was occluded since it was last steady
+        self._quiet_visit: float | None = None  # since the last recorded move, when a hand left the board unchanged
 
     @classmethod
     def resume(cls, record: GameRecord, config: RefereeConfig | None = None,
@@ -133,9 +137,12 @@ class Referee:
         frame = self._steadiness.feed(observation)
         time = self._time = observation.timestamp
         events: list[Event] = [ViewEvent(time, frame.status)] if frame.changed else []
+        self._hand = self._hand or frame.status == OCCLUDED
         if frame.status != STEADY or self._over():
             return events
         seen_before = frame.signature == self._judged
+        if seen_before and self._pending is None:
+            self._note_visit(changed=False)
         retry = seen_before and self._retry_at is not None and time >= self._retry_at
         if seen_before and not retry:
             return events
@@ -166,9 +173,16 @@ class Referee:
         self._pending = None
         self._resolve_attempt("taken back")
         self._accept(scene, chosen.transform)
+        self._note_visit(changed=bool(chosen.moves or pending))
         if not chosen.moves:
             return [TakebackEvent(self._time, len(self.record.moves))] if pending else []
         return self._play(chosen.moves, since)
+
+    def _note_visit(self, changed: bool) -> None:
+        """A steady view after a hand: remember when one left the recorded position unchanged."""
+        if self._hand and not changed:
+            self._quiet_visit = self._time
+        self._hand = False
 
     def _ask(self, candidates: tuple[Explanation, ...], scene: Scene, since: float,
              reason: str | None = None) -> list[Event]:
@@ -184,6 +198,9 @@ class Referee:
         return [event]
 
     def _illegal(self, attempt: Attempt, scene: Scene, since: float) -> list[Event]:
+        doubted = self._doubted(attempt, scene, since)
+        if doubted is not None:
+            return doubted
         events: list[Event] = []
         pending = self._pending
         if attempt.before:  # a legal move came first
@@ -211,6 +228,23 @@ class Referee:
         if limit is not None and self.warnings[player] >= limit:
             events += self._declare(Outcome(Termination.ILLEGAL_MOVES, player.opponent))
         return events
+
+    def _doubted(self, attempt: Attempt, scene: Scene, since: float) -> list[Event] | None:
+        """A question instead of a flag, for a move out of turn the camera more likely caused
+        (see ``doubt``); None when the attempt stands."""
+        move = attempt.move
+        if attempt.before or offender(self.board, move) is self.board.turn:
+            return None
+        twin = colour_twin(self.board, move)
+        if twin is not None:
+            return self._ask((Explanation((twin,), attempt.transform, 1),), scene, since,
+                             f"the new tile's colour is in doubt: {self.board.uhp(twin)} is legal, "
+                             f"{self.board.uhp(move)} would be out of turn")
+        if self._quiet_visit is None:
+            return None
+        cells = tuple(c for c in (move.origin, move.dest) if c is not None)
+        message = missed_move_message(self.board, move, self._quiet_visit)
+        return self._misread(Misread(message, cells, 1, attempt.transform), scene, since)
 
     def _misread(self, misread: Misread, scene: Scene, since: float) -> list[Event]:
         """Report ``misread`` once the board has made no sense for ``misread_after_seconds``
@@ -432,7 +466,11 @@ class Referee:
 
     def _play(self, moves: tuple[Move, ...], timestamp: float, mark: Mark | None = None,
               confirmed: bool = False) -> list[Event]:
-        """Record ``moves``, then any forced pass, the end of the game or a Queen deadline."""
+        """Record ``moves``, then any forced pass, the end of the game or a Queen deadline.
+        One move by the side the record expects, or a person's word, ends the doubt of a quiet
+        hand visit (several moves at once fit the view whether or not a move went unseen)."""
+        if sum(not m.is_pass for m in moves) == 1 or mark is not None or confirmed:
+            self._quiet_visit = None
         events: list[Event] = []
         for move in moves:
             events.append(self._push(move, timestamp, mark, confirmed))

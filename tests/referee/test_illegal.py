@@ -262,6 +262,17 @@ def test_a_moved_piece_read_as_another_creature_is_known_by_where_it_came_from(t
     assert kinds(events) == ["move"] and uhps(t.referee)[-1] == "wA1 bA1\\"
 
 
+def test_a_moved_piece_read_in_the_other_colour_is_known_by_where_it_came_from(table) -> None:
+    """Glare can wash a black face white: the origin still says which piece moved."""
+    t = table(*MID)
+    t.hand()
+    t.play("wA1 bA1\\")
+    where = t.transform.apply(t.board.position_of(Piece.parse("wA1")))
+    tiles = tuple(replace(s, colour=Colour.BLACK, confidence=0.95) if s.cell == where else s for s in t.seen())
+    events = t.still(tiles=tiles)
+    assert kinds(events) == ["move"] and uhps(t.referee)[-1] == "wA1 bA1\\"
+
+
 def test_a_piece_seen_changing_colour_is_not_explained_away(table) -> None:
     t = table(*MID, config=RefereeConfig(misread_after_seconds=0.5))
     t.hand()

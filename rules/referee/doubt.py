@@ -1,0 +1,37 @@
+"""When a move out of turn is more likely the camera's mistake than the players'.
+
+The referee asks instead of flagging such a move (``Referee._illegal``) in two cases:
+
+- a *placement* out of turn that the side to move could legally have made with the same
+  creature on the same cell: only the new tile's colour says otherwise, and had the tile
+  really been the other side's, it would also break the placing rule (it touches only the
+  side to move's pieces), two rules broken at once against one colour misread;
+- any move out of turn after a hand reached over the board and left it seemingly unchanged
+  (``quiet_visit``): the side to move may have played there and the camera not seen it.
+"""
+
+from __future__ import annotations
+
+from ..board import Board
+from ..move import Move
+
+
+def colour_twin(board: Board, move: Move) -> Move | None:
+    """The side to move's placement of the same creature on the same cell, when ``move`` is a
+    placement by the other side and that twin is legal."""
+    piece = move.piece
+    if move.origin is not None or piece is None or piece.colour is board.turn or move.dest is None:
+        return None
+    twin = board.next_in_hand(board.turn, piece.bug)
+    if twin is None:
+        return None
+    candidate = Move(twin, move.dest, None)
+    return candidate if board.is_legal(candidate) else None
+
+
+def missed_move_message(board: Board, move: Move, quiet_visit: float) -> str:
+    """What to tell the players when ``move`` came out of turn after a quiet hand visit."""
+    turn, piece = board.turn.title, move.piece
+    assert piece is not None
+    return (f"{piece.colour.title} moved {piece} on {turn}'s turn, but a hand reached over the board at "
+            f"{quiet_visit:.1f} s and nothing seemed to change: perhaps {turn}'s move was not seen")

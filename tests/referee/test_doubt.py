@@ -1,0 +1,60 @@
+"""A move out of turn that the camera more likely caused is asked about, not flagged."""
+
+from __future__ import annotations
+
+from table_sim import kinds, of, uhps
+
+from rules import Colour
+from rules.explain import Rule
+
+OPENING = ("wG1", "bG1 wG1-", "wQ -wG1", "bQ bG1-")  # wQ(-1,0) wG1(0,0) bG1(1,0) bQ(2,0); White to move
+FIRST_TWO = OPENING[:2]  # wG1(0,0) bG1(1,0); White to move
+
+
+def test_a_tile_of_the_wrong_colour_placed_where_the_side_to_move_could_is_a_question(table) -> None:
+    t = table(*FIRST_TWO)
+    t.hand()
+    t.force("bA1", (-1, 0))  # read black, but touching only White: White's wA1 there is legal
+    events = t.still()
+    assert kinds(events) == ["needs_confirmation"]
+    asked = of(events, "needs_confirmation")[0]
+    assert asked.candidates == ("wA1 -wG1",)
+    assert "colour" in asked.reason
+    assert t.referee.warnings == {Colour.WHITE: 0, Colour.BLACK: 0} and not t.referee.record.attempts
+    assert [e.uhp for e in of(t.referee.confirm("wA1 -wG1"), "move")] == ["wA1 -wG1"]
+    assert uhps(t.referee) == [*FIRST_TWO, "wA1 -wG1"]
+
+
+def test_a_placement_out_of_turn_that_the_side_to_move_could_not_make_is_flagged(table) -> None:
+    t = table(*FIRST_TWO)
+    t.hand()
+    t.force("bA1", (2, 0))  # touches only bG1: a White Ant there would break the placing rule
+    events = t.still()
+    assert kinds(events) == ["illegal"]
+    assert of(events, "illegal")[0].rule == Rule.NOT_YOUR_TURN.value
+
+
+def test_a_move_out_of_turn_after_a_hand_left_the_board_unchanged_is_a_question(table) -> None:
+    t = table(*OPENING)
+    t.hand()
+    assert kinds(t.still()) == []  # White's hand came and went; nothing seems to have changed
+    t.hand()
+    t.force("bQ", (2, -1))  # Black moves: out of turn, unless White's move went unseen
+    events = t.still(30)
+    assert kinds(events) == ["misread"]
+    message = of(events, "misread")[0].message
+    assert "bQ on White's turn" in message and "not seen" in message
+    assert t.referee.pending().kind == "check"
+    assert not t.referee.record.attempts and t.referee.warnings[Colour.BLACK] == 0
+
+
+def test_a_move_recorded_after_the_quiet_visit_ends_the_doubt(table) -> None:
+    t = table(*OPENING)
+    t.hand()
+    t.still()
+    assert [e.uhp for e in of(t.turn("wQ /wG1"), "move")] == ["wQ /wG1"]
+    t.hand()
+    t.force("wQ", (-1, 0))  # White again, with no quiet visit since its last move
+    events = t.still()
+    assert kinds(events) == ["illegal"]
+    assert of(events, "illegal")[0].rule == Rule.NOT_YOUR_TURN.value
