@@ -18,6 +18,7 @@ from rules.pieces import Colour
 from vision.bare_table import BareTable
 from vision.creatures import CreatureEmbedder, turned
 from vision.features import rectified_crop
+from vision.lattice import basis_pitch
 from vision.locate import Located, place_tops
 from vision.motion import MotionMap, touching
 from vision.profile import CLASSES, CreatureProfile, assign, default_profile
@@ -122,7 +123,7 @@ def pitch_px(located: Located) -> float:
     """The median lattice pitch of the located tops in frame pixels (SMALL_PITCH with none)."""
     if not located.tiles:
         return SMALL_PITCH
-    return float(np.median([np.linalg.norm(t.basis, axis=1).mean() for t in located.tiles]))
+    return float(np.median(basis_pitch(np.array([t.basis for t in located.tiles]))))
 
 
 def _at_least(mask: np.ndarray, width: float) -> np.ndarray:

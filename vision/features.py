@@ -9,6 +9,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.lattice import basis_pitch
+
 CROP_PX = 48
 CANON_PITCH = 44.0
 CANON_BASIS = np.array([[CANON_PITCH, 0.0], [CANON_PITCH / 2, CANON_PITCH * np.sqrt(3) / 2]])
@@ -25,7 +27,7 @@ def jittered_crop(frame: np.ndarray, centre: np.ndarray, basis: np.ndarray, rng:
                   shift: float, angle: float, scale: float) -> np.ndarray:
     """``rectified_crop`` with the small errors locating a tile makes: the centre off by ``shift``
     pitches, the steps turned by ``angle`` radians and scaled by ``scale`` (standard deviations)."""
-    pitch = float(np.linalg.norm(basis, axis=1).mean())
+    pitch = float(basis_pitch(basis))
     turn = rng.normal(0, angle)
     rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
     return rectified_crop(frame, np.asarray(centre) + rng.normal(0, shift * pitch, 2),

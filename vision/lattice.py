@@ -82,7 +82,12 @@ class Lattice:
 
     def pitches(self, cells: np.ndarray) -> np.ndarray:
         """``pitch`` of every axial cell (N, 2) at once."""
-        return np.linalg.norm(self.bases(cells), axis=2).mean(axis=1)
+        return basis_pitch(self.bases(cells))
+
+
+def basis_pitch(bases: np.ndarray) -> np.ndarray:
+    """The pitch of local lattice steps (..., 2, 2): the mean length of the two steps."""
+    return np.linalg.norm(bases, axis=-1).mean(axis=-1)
 
 
 def plane_points(cells: np.ndarray) -> np.ndarray:

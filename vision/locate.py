@@ -14,7 +14,7 @@ import numpy as np
 
 from rules.hexgrid import Hex
 from rules.pieces import Colour
-from vision.lattice import PERSPECTIVE_TILES, Lattice, fit_lattice, hex_round, refit_flat
+from vision.lattice import PERSPECTIVE_TILES, Lattice, basis_pitch, fit_lattice, hex_round, refit_flat
 from vision.tilemaps import Peak, TileMapper, TileMaps, tile_tops
 
 MAX_LEVEL = 6  # a stack top is looked for up to this many tiles high
@@ -75,7 +75,7 @@ def _one_per_cell(found: list[Peak], cells: list[Hex], levels_of: list[int], lev
         rows = np.flatnonzero(level_index == k)
         bases[rows] = levels[k].bases(where[rows])
         offsets[rows] = (np.linalg.norm(centres[rows] - levels[k].pixels(where[rows]), axis=1)
-                         / np.linalg.norm(bases[rows], axis=2).mean(axis=1))
+                         / basis_pitch(bases[rows]))
     best: dict[Hex, LocatedTile] = {}
     for peak, cell, level, offset, basis in zip(found, cells, levels_of, offsets, bases):
         colour = Colour.WHITE if peak.white >= 0.5 else Colour.BLACK

@@ -18,6 +18,7 @@ import numpy as np
 
 from rules.hexgrid import Hex
 from rules.pieces import Bug, Colour, Piece
+from vision.lattice import basis_pitch
 from vision.render.camera import HEIGHT, HFOV_DEG, WIDTH, SyntheticCamera
 from vision.render.canvas import Canvas, Label
 from vision.render.hand import border_entry, draw_hand
@@ -326,7 +327,7 @@ def _truth(position: Position, prisms: list[Prism], scene: _Scene, hand_mask: np
             hidden = bool((hand_mask[ys, xs] > 0).any())
         tiles.append(TileTruth(cell, prism.piece.colour, prism.piece.bug, (float(px[0]), float(px[1])),
                                prism.level, hidden, cut, lattice_basis(camera, centre3[0], pitch)))
-    pitch_px = float(np.median([np.linalg.norm(t.basis, axis=1).mean() for t in tiles])) if tiles else 0.0
+    pitch_px = float(np.median(basis_pitch(np.array([t.basis for t in tiles])))) if tiles else 0.0
     return FrameTruth(tiles, camera, tile_px, any(t.hidden_by_hand for t in tiles), outside,
                       pitch_px=pitch_px)
 

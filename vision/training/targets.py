@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from vision.features import jittered_crop
+from vision.lattice import basis_pitch
 from vision.render.scene import FrameTruth
 from vision.tilemaps import INPUT_SCALE, MULTIPLE, STRIDE, cell_of
 
@@ -39,7 +40,7 @@ def map_targets(frame: np.ndarray, truth: FrameTruth) -> MapTargets:
         if tile.hidden_by_hand:
             continue
         (x, y), = cell_of(np.array([tile.px]))
-        pitch = float(np.linalg.norm(tile.basis, axis=1).mean()) / STRIDE
+        pitch = float(basis_pitch(tile.basis)) / STRIDE
         with np.errstate(divide="ignore"):  # a top whose lattice steps the renderer could not say: -inf
             centres.append((x, y, np.log(pitch)))
     return MapTargets(image, classes, np.array(centres, np.float32).reshape(-1, 3))
