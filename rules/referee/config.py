@@ -18,6 +18,9 @@ class RefereeConfig:
     ``misread_after_seconds``: how long the steady views must go unexplained by any move,
     legal or illegal (e.g. a piece missing: lifted by a hand the camera did not flag, or
     hidden while play goes on), before the view is reported as a misread.
+    ``unsure_wait_seconds``: how long a steady view whose moves a person would have to pick
+    because a read is unsure is looked at again first (the camera's read of a still tile firms
+    up over its frames).
     """
 
     stable_seconds: float = 0.3
@@ -26,6 +29,7 @@ class RefereeConfig:
     min_confidence: float = 0.6
     allow_mirror: bool = False
     misread_after_seconds: float = 2.0
+    unsure_wait_seconds: float = 1.0
 
     def __post_init__(self) -> None:
         if not self.stable_seconds >= 0:
@@ -38,3 +42,5 @@ class RefereeConfig:
             raise ValueError(f"min_confidence must be between 0 and 1, not {self.min_confidence!r}")
         if not self.misread_after_seconds >= 0:
             raise ValueError(f"misread_after_seconds must be 0 or more, not {self.misread_after_seconds!r}")
+        if not self.unsure_wait_seconds >= 0:
+            raise ValueError(f"unsure_wait_seconds must be 0 or more, not {self.unsure_wait_seconds!r}")

@@ -165,6 +165,10 @@ class Referee:
     def _explained(self, verdict: Explained, scene: Scene, since: float) -> list[Event]:
         candidates = verdict.candidates
         if len(candidates) > 1:
+            settled = since + self.config.unsure_wait_seconds
+            if any(e.unsure for e in candidates) and self._time < settled:
+                self._retry_at = settled  # look again at the latest frame of this view before asking
+                return []
             return self._ask(candidates, scene, since)
         chosen = candidates[0]
         pending = self._pending

@@ -30,7 +30,8 @@ def test_unsure_read_of_a_new_piece_asks_a_person(table) -> None:
     t = table(*OPENING)
     t.hand()
     t.play("wA1 -wQ")
-    events = t.still(tiles=unsure(t, (-2, 0)))
+    assert kinds(t.still(tiles=unsure(t, (-2, 0)))) == []  # looked at again first: the read may firm up
+    events = t.still(10, tiles=unsure(t, (-2, 0)))  # unsure_wait_seconds (1) after the view settled
     assert kinds(events) == ["needs_confirmation"]
     question = of(events, "needs_confirmation")[0]
     assert question.candidates[0] == "wA1 -wQ"  # the read itself comes first
@@ -44,6 +45,15 @@ def test_unsure_read_of_a_new_piece_asks_a_person(table) -> None:
     assert (move.uhp, move.confirmed, move.mark) == ("wS1 -wQ", True, None)
     assert t.referee.record.moves[-1].comment == "confirmed by hand"
     assert kinds(t.still(tiles=unsure(t, (-2, 0)))) == []
+
+
+def test_an_unsure_read_that_firms_up_while_the_board_is_still_needs_no_person(table) -> None:
+    t = table(*OPENING)
+    t.hand()
+    t.play("wA1 -wQ")
+    assert kinds(t.still(tiles=unsure(t, (-2, 0)))) == []
+    events = t.still(10)  # the same read, now sure
+    assert kinds(events) == ["move"] and uhps(t.referee)[-1] == "wA1 -wQ"
 
 
 def test_the_legal_moves_settle_an_unsure_read(table) -> None:
