@@ -101,7 +101,8 @@ class Referee:
         self._accepted: dict[Hex, Label] | None = None  # last view known to show the position
         self._pending: _Pending | None = None
         self._judged: Signature | None = None  # signature of the last steady view judged
-        self._retry_at: float | None = None  # when to report the judged view as a misread
+        self._retry_at: float | None = None  # when to judge the judged view again (misread, unsure read)
+        self._deferred: tuple[tuple[Explanation, ...], Scene, float] | None = None  # a question held back
         self._unexplained_since: float | None = None  # when the board stopped making sense
         self._time = 0.0
         self._view: Observation | None = None  # the last steady view judged
@@ -138,6 +139,9 @@ class Referee:
         time = self._time = observation.timestamp
         events: list[Event] = [ViewEvent(time, frame.status)] if frame.changed else []
         self._hand = self._hand or frame.status == OCCLUDED
+        if frame.status != STEADY and self._deferred is not None:  # the board changes again: ask now
+            events += self._ask(*self._deferred)
+            self._deferred = None
         if frame.status != STEADY or self._over():
             return events
         seen_before = frame.signature == self._judged
@@ -153,6 +157,7 @@ class Referee:
         return events
 
     def _judge(self, scene: Scene, since: float) -> list[Event]:
+        self._deferred = None
         verdict = judge(self.board, scene, self._accepted, self._transform, self.config.allow_mirror)
         if not isinstance(verdict, Misread):
             self._unexplained_since = None
@@ -168,6 +173,7 @@ class Referee:
             settled = since + self.config.unsure_wait_seconds
             if any(e.unsure for e in candidates) and self._time < settled:
                 self._retry_at = settled  # look again at the latest frame of this view before asking
+                self._deferred = (candidates, scene, since)
                 return []
             return self._ask(candidates, scene, since)
         chosen = candidates[0]

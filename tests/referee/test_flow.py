@@ -56,6 +56,16 @@ def test_an_unsure_read_that_firms_up_while_the_board_is_still_needs_no_person(t
     assert kinds(events) == ["move"] and uhps(t.referee)[-1] == "wA1 -wQ"
 
 
+def test_a_question_held_back_for_an_unsure_read_is_asked_when_a_hand_comes_back(table) -> None:
+    t = table(*OPENING)
+    t.hand()
+    t.play("wA1 -wQ")
+    assert kinds(t.still(tiles=unsure(t, (-2, 0)))) == []
+    events = t.hand(1)  # the next player reaches in before the read firmed up: ask about this view now
+    assert kinds(events) == ["needs_confirmation"]
+    assert of(events, "needs_confirmation")[0].candidates[0] == "wA1 -wQ"
+
+
 def test_the_legal_moves_settle_an_unsure_read(table) -> None:
     t = table(*OPENING, "wA1 -wQ", "bA1 bQ-")
     t.hand()
