@@ -2,9 +2,10 @@
 
 A tile put down changes the picture where it lies. So a top the tile map finds at a spot that
 looks as it did when it was last seen bare (in colour: an ivory face on cream wood can match the
-wood's grey) is the table's print or grain taken for a tile, not a tile. A spot counts as seen bare only where the tile map was sure of it: no top near, no
-centre heat, table all round, nothing moving, nothing over the hive. Spots never seen bare,
-and spots whose light has changed since, prove nothing either way.
+wood's grey) is the table's print or grain taken for a tile, not a tile. A spot counts as seen
+bare only where the tile map was sure of it: no top near, no centre heat, table all round,
+nothing moving, nothing over the hive. Spots never seen bare, and spots whose light has changed
+since, prove nothing either way.
 """
 
 from __future__ import annotations

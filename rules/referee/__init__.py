@@ -11,7 +11,8 @@ what is pending and the ways out, the camera's reading), ``table`` (the position
 to start from), ``config``, ``stability`` (when a view has settled),
 ``registration`` (camera lattice to game cells), ``scene`` (a view cell by cell),
 ``inference`` (which legal moves explain a view), ``attempts`` (the illegal move someone
-tried), ``doubt`` (when a move out of turn is more likely the camera's mistake), ``synthetic`` (frames of a game for tests and benchmarks, and a noise injector).
+tried), ``doubt`` (when a move out of turn is more likely the camera's mistake),
+``synthetic`` (frames of a game for tests and benchmarks, and a noise injector).
 """
 
 from .config import RefereeConfig

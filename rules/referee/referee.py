@@ -252,9 +252,8 @@ class Referee:
                              f"{self.board.uhp(move)} would be out of turn")
         if self._quiet_visit is None:
             return None
-        cells = tuple(c for c in (move.origin, move.dest) if c is not None)
         message = missed_move_message(self.board, move, self._quiet_visit)
-        return self._misread(Misread(message, cells, 1, attempt.transform), scene, since)
+        return self._misread(Misread(message, _cells(move), 1, attempt.transform), scene, since)
 
     def _misread(self, misread: Misread, scene: Scene, since: float) -> list[Event]:
         """Report ``misread`` once the board has made no sense for ``misread_after_seconds``
@@ -547,7 +546,12 @@ def _violation(board: Board, move: Move, player: Colour) -> Violation:
     if player is board.turn:
         return why_illegal(board, move)
     return Violation(Rule.NOT_YOUR_TURN, f"It is {board.turn.title}'s turn: {player.title} moved {move.piece} "
-                                         "out of turn.", tuple(c for c in (move.origin, move.dest) if c))
+                                         "out of turn.", _cells(move))
+
+
+def _cells(move: Move) -> tuple[Hex, ...]:
+    """The cells ``move`` touches: where it came from (unless placed), then where it went."""
+    return tuple(c for c in (move.origin, move.dest) if c is not None)
 
 
 def _attempted(move: Move) -> str:
