@@ -19,7 +19,7 @@ from vision.bare_table import BareTable
 from vision.creatures import CreatureEmbedder, turned
 from vision.features import rectified_crop
 from vision.lattice import basis_pitch
-from vision.locate import Located, place_tops
+from vision.locate import Located, LocatedTile, place_tops
 from vision.motion import MotionMap, touching
 from vision.profile import CLASSES, CreatureProfile, assign, default_profile
 from vision.session_light import SessionLight
@@ -70,8 +70,7 @@ class Detector:
         cells = self.motion.colour
         found = [peak for peak in found if cells is None or not self.bare.shows_bare(peak, cells)]
         located = place_tops(self.still.settle(found, moved), maps, frame.shape)
-        crops = [rectified_crop(frame, t.centre, t.basis) for t in located.tiles]
-        reads = assign(self._class_weights(located, crops))
+        reads = assign(self._class_weights(frame, located))
         sightings = []
         for tile, (colour, bug, confidence) in zip(located.tiles, reads):
             q, r = tile.cell
@@ -84,23 +83,37 @@ class Detector:
             self.light.learn(captured, located.maps.not_table().astype(np.uint8), occluded)
         return Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), occluded, timestamp)
 
-    def _class_weights(self, located: Located, crops: list[np.ndarray]) -> np.ndarray:
+    def _class_weights(self, frame: np.ndarray, located: Located) -> np.ndarray:
+        """(T, classes) weights of the profile's classes for each tile: weighed by the tile map's
+        colour of the top (a second opinion on colour that errs on other tops), the read of
+        each top's crop (``_reads``) or, for a still top that needs no fresh view, its kept read."""
+        kept = [self.still.kept_read(tile.centre) for tile in located.tiles]
+        weights = np.array([np.zeros(len(CLASSES)) if read is None else read for read in kept]).reshape(-1, len(CLASSES))
+        fresh = [i for i, read in enumerate(kept) if read is None]
+        if fresh:
+            tiles = [located.tiles[i] for i in fresh]
+            weights[fresh] = self._reads(frame, tiles)
+            for tile, read in zip(tiles, weights[fresh]):
+                self.still.keep_read(tile.centre, read)
+        white = np.array([tile.white for tile in located.tiles]).reshape(-1, 1)
+        weights = weights * np.where(WHITE_CLASSES, white, 1 - white)
+        return weights / np.maximum(weights.sum(axis=1, keepdims=True), 1e-12)
+
+    def _reads(self, frame: np.ndarray, tiles: list[LocatedTile]) -> np.ndarray:
         """(T, classes) weights of the profile's classes for each tile's crop: from its embedding
         as seen (with those of the still frames before), and where that leaves the read unsure,
         also from the crop turned half round (the network is not fully turn-blind; a second view
-        of every top would cost a third of the frame's time); then weighed by the tile map's
-        colour of the top, a second opinion on colour that errs on other tops."""
+        of every top would cost a third of the frame's time)."""
+        crops = [rectified_crop(frame, tile.centre, tile.basis) for tile in tiles]
         embedded = self.embedder.embed(crops)
-        views = [self.still.views(tile.centre, view) for tile, view in zip(located.tiles, embedded)]
+        views = [self.still.views(tile.centre, view) for tile, view in zip(tiles, embedded)]
         weights = self.profile.class_weights(views)
         unsure = np.flatnonzero(weights.max(axis=1) < SECOND_LOOK)
         if len(unsure):
             again = self.embedder.embed([turned(crops[i], HALF_TURN) for i in unsure])
             weights[unsure] = self.profile.class_weights([np.vstack([views[i], view[None]])
                                                           for i, view in zip(unsure, again)])
-        white = np.array([tile.white for tile in located.tiles]).reshape(-1, 1)
-        weights = weights * np.where(WHITE_CLASSES, white, 1 - white)
-        return weights / np.maximum(weights.sum(axis=1, keepdims=True), 1e-12)
+        return weights
 
 
 def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import cv2
 import numpy as np
@@ -29,7 +29,7 @@ from vision.features import jittered_crop, rectified_crop
 from vision.images import ImageReadError, read_image
 from vision.lattice import Lattice, plane_points
 from vision.profile import CreatureProfile
-from vision.tilemaps import BLACK_TOP, WHITE_TOP, Peak, TileMapper, TileMaps, cell_of, tile_tops
+from vision.tilemaps import BLACK_TOP, SMALL_PITCH, WHITE_TOP, Peak, TileMapper, TileMaps, cell_of, tile_tops
 
 MATCH_RADIUS = 0.35  # pitches: a layout cell mapped this close to a found top is that top
 NEIGHBOURS = 3  # each found top is paired with this many nearest others to propose a placement
@@ -150,26 +150,45 @@ def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper
     if len(absent) > (1 - MIN_FOUND) * len(layout):
         raise CalibrationError(f"{label}: {len(absent)} of {len(layout)} layout pieces not found: "
                                f"{_listed(absent)} (is every tile in view, laid out as the layout says, "
-                               f"uncovered? {len(found)} tiles seen)")
+                               f"uncovered? {len(found)} tiles seen){_too_far(found)}")
     return placement, centres, absent
+
+
+def _too_far(found: list[Peak]) -> str:
+    """A hint to bring the camera closer where the tiles found look too small to read well."""
+    pitch = float(np.median([top.pitch for top in found]))
+    if pitch >= SMALL_PITCH:
+        return ""
+    return (f"; the tiles seen are only {pitch:.0f} pixels apart, and tiles {SMALL_PITCH:.0f} or more "
+            "pixels apart read best: bring the camera closer, or use the normal lens rather than the wide one")
 
 
 def _placed_closer(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper
                    ) -> tuple[np.ndarray, Placement, dict[tuple[int, int], np.ndarray], list[str]]:
-    """``_placed`` on the photo, or if that fails (tiles too small to find: a far or wide camera),
-    on the photo CLOSER times as large; the photo used comes first. The first failure is the one
-    reported."""
-    try:
-        return frame, *_placed(frame, layout, label, mapper)
-    except CalibrationError:
-        if max(frame.shape[:2]) * CLOSER > MAX_CLOSER_SIDE:
-            raise
-        closer = cv2.resize(frame, None, fx=CLOSER, fy=CLOSER, interpolation=cv2.INTER_LINEAR)
+    """``_placed`` on the photo and, unless that shows every piece, on the photo CLOSER times as
+    large (tiles too small to find well: a far or wide camera): the look that shows the most
+    pieces, the photo it used first. If every look fails, the first failure is the one reported."""
+    best, failures = None, []
+    for look in _looks(frame):
         try:
-            return closer, *_placed(closer, layout, label, mapper)
-        except CalibrationError:
-            pass
-        raise
+            placed = look, *_placed(look, layout, label, mapper)
+        except CalibrationError as exc:
+            failures.append(exc)
+            continue
+        if best is None or len(placed[3]) < len(best[3]):
+            best = placed
+        if not best[3]:
+            break
+    if best is None:
+        raise failures[0]
+    return best
+
+
+def _looks(frame: np.ndarray) -> Iterator[np.ndarray]:
+    """The photo, then (unless too large already) the photo CLOSER times as large."""
+    yield frame
+    if max(frame.shape[:2]) * CLOSER <= MAX_CLOSER_SIDE:
+        yield cv2.resize(frame, None, fx=CLOSER, fy=CLOSER, interpolation=cv2.INTER_LINEAR)
 
 
 def _listed(items: list[str], most: int = 8) -> str:

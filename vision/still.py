@@ -7,12 +7,13 @@ has not moved (``vision.motion``), a top stays while the tile map's heat there s
 that misses it altogether, and a top found where there was none is believed only once
 ``SETTLE`` frames in a row agree. Where the picture moved, the frame is believed at once.
 The creature embeddings of a still top are kept too (up to ``MAX_VIEWS``), so its read
-averages over the frames instead of flickering.
+averages over the frames instead of flickering; once it has them all, its read is kept and it
+gets a fresh view only every ``REVIEW_EVERY`` frames (a still board costs little to read).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -23,6 +24,7 @@ KEEP_THRESHOLD = 0.2  # centre heat that holds a still top already seen (a new o
 MATCH = 0.35  # pitches: a top this close to a spot's is the same top
 STILL_REACH = 0.6  # pitches round a spot that must not have moved for it to count as still
 MAX_VIEWS = 6  # embeddings of a still top kept for its read
+REVIEW_EVERY = 3  # frames: a still top with MAX_VIEWS views gets a fresh one this often
 
 
 @dataclass
@@ -31,6 +33,8 @@ class _Spot:
     present: bool  # reported as a top
     doubt: int = 0  # frames in a row the tile map has said otherwise
     views: list[np.ndarray] = field(default_factory=list)  # embeddings from still frames, newest last
+    read: np.ndarray | None = None  # what the views were last read as (the detector's weights)
+    rest: int = 0  # frames since the last view
 
 
 class StillSpots:
@@ -60,11 +64,28 @@ class StillSpots:
     def views(self, centre: np.ndarray, view: np.ndarray) -> np.ndarray:
         """(V, embedding) this frame's ``view`` of the top at ``centre`` and the views of the
         still frames before it (the spot keeps it for the next frame)."""
-        spot = next((s for s in self._spots if s.present and np.array_equal(s.peak.centre, centre)), None)
+        spot = self._spot(centre)
         if spot is None:
             return view[None]
-        spot.views = [*spot.views[-(MAX_VIEWS - 1):], view]
+        spot.views, spot.rest = [*spot.views[-(MAX_VIEWS - 1):], view], 0
         return np.vstack(spot.views)
+
+    def kept_read(self, centre: np.ndarray) -> np.ndarray | None:
+        """The read kept for the top at ``centre`` if it needs no fresh view this frame (it has
+        MAX_VIEWS views, the last fewer than REVIEW_EVERY frames ago), else None."""
+        spot = self._spot(centre)
+        if spot is None or len(spot.views) < MAX_VIEWS or spot.rest >= REVIEW_EVERY:
+            return None
+        return spot.read
+
+    def keep_read(self, centre: np.ndarray, read: np.ndarray) -> None:
+        """Keep what the top at ``centre``'s views were read as (for ``kept_read``)."""
+        spot = self._spot(centre)
+        if spot is not None:
+            spot.read = read
+
+    def _spot(self, centre: np.ndarray) -> _Spot | None:
+        return next((s for s in self._spots if s.present and np.array_equal(s.peak.centre, centre)), None)
 
 
 def _follow(spot: _Spot, peak: Peak | None, still: bool) -> _Spot | None:
@@ -74,8 +95,8 @@ def _follow(spot: _Spot, peak: Peak | None, still: bool) -> _Spot | None:
         return _Spot(peak, True) if sure and peak is not None else None
     if spot.present:
         if peak is not None:  # held while its heat stays above KEEP_THRESHOLD
-            return _Spot(peak, True, 0, spot.views)
-        return _Spot(spot.peak, True, spot.doubt + 1, spot.views) if spot.doubt + 1 < SETTLE else None
+            return replace(spot, peak=peak, doubt=0, rest=spot.rest + 1)
+        return replace(spot, doubt=spot.doubt + 1, rest=spot.rest + 1) if spot.doubt + 1 < SETTLE else None
     if not sure or peak is None:
         return None
     doubt = spot.doubt + 1

@@ -11,9 +11,9 @@ from rules.pieces import Bug, Colour, Piece
 from vision.compare import align
 from vision.detect import Detector
 from vision.enroll import enroll
-from vision.features import rectified_crop
 from vision.locate import locate_tiles
 from vision.profile import CLASSES
+from vision.still import MAX_VIEWS, REVIEW_EVERY
 from vision.render.photos import enrollment_photos
 from vision.render.scene import Conditions, random_conditions, render_position
 
@@ -112,11 +112,25 @@ def test_solid_tiles_in_touching_rows_after_one_photo(style: str, mono: bool) ->
 def test_the_tile_maps_colour_weighs_in_on_each_read(detector: Detector) -> None:
     frame, _ = render_position(POSITION, Conditions(seed=3))
     located = locate_tiles(frame, detector.mapper)
-    crops = [rectified_crop(frame, t.centre, t.basis) for t in located.tiles]
     white = np.array([colour is Colour.WHITE for colour, _ in CLASSES])
     shares = []
     for map_white in (0.9, 0.1):
         located.tiles[:] = [replace(t, white=map_white) for t in located.tiles]
         detector.forget()
-        shares.append(detector._class_weights(located, crops)[:, white].sum(axis=1))
+        shares.append(detector._class_weights(frame, located)[:, white].sum(axis=1))
     assert len(located.tiles) == len(POSITION) and bool(np.all(shares[0] > shares[1]))
+
+
+def test_a_still_board_is_read_alike_at_a_fraction_of_the_crops(detector: Detector) -> None:
+    frame, _ = render_position(POSITION, Conditions(seed=4))
+    embedded = []
+    embed = detector.embedder.embed
+    detector.embedder.embed = lambda crops: embedded.append(len(crops)) or embed(crops)  # type: ignore[method-assign]
+    try:
+        detector.forget()
+        seen = [detector.detect(frame, 0.1 * i).tiles for i in range(MAX_VIEWS + 2 * REVIEW_EVERY)]
+    finally:
+        detector.embedder.embed = embed  # type: ignore[method-assign]
+    labels = [[(s.q, s.r, s.colour, s.bug) for s in tiles] for tiles in seen]
+    assert len(labels[0]) == len(POSITION) and all(frame_labels == labels[-1] for frame_labels in labels[MAX_VIEWS:])
+    assert sum(embedded) < len(POSITION) * (MAX_VIEWS + 2 * REVIEW_EVERY / 2)

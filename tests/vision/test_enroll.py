@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -111,8 +113,9 @@ def test_a_creature_no_photo_shows_is_an_error_naming_it(monkeypatch) -> None:
 
 
 def test_too_many_pieces_missing_is_an_error(monkeypatch) -> None:
-    with pytest.raises(CalibrationError, match="5 of 28 layout pieces not found"):
+    with pytest.raises(CalibrationError, match="5 of 28 layout pieces not found") as raised:
         _enroll_seeing(monkeypatch, {"wA1", "wA2", "wA3", "bA1", "bA2"})
+    assert "closer" not in str(raised.value)  # tiles big enough: no hint to move the camera
 
 
 def test_a_piece_with_no_top_found_is_taken_where_the_map_shows_its_face(monkeypatch) -> None:
@@ -129,7 +132,22 @@ def test_a_piece_with_no_top_found_is_taken_where_the_map_shows_its_face(monkeyp
 
 def test_a_photo_whose_tiles_are_too_small_is_looked_at_again_twice_as_large() -> None:
     far = framed_photo(DEFAULT_LAYOUT, Conditions(height_mm=1800, tile_size="pocket", hfov_deg=102, seed=3))
-    with pytest.raises(CalibrationError, match="layout pieces not found"):
+    with pytest.raises(CalibrationError, match=r"layout pieces not found.*only \d+ pixels apart.*bring the camera closer"):
         enrollment._placed(far, parse_layout(DEFAULT_LAYOUT), "photo 1", TileMapper())
     profile = enroll([far])
+    assert "not found" not in profile.note
+
+
+def test_a_piece_missed_at_the_photos_size_is_looked_for_twice_as_large(monkeypatch) -> None:
+    """A small tile the first look misses (here the only White Queen): the closer look that
+    shows every piece is the one enrolled."""
+    pieces = parse_layout(DEFAULT_LAYOUT).values()
+    every = list(zip(seen(DEFAULT_LAYOUT, camera(0.0, 50.0, 0.0)), pieces))
+    near = [replace(top, centre=top.centre * enrollment.CLOSER, pitch=top.pitch * enrollment.CLOSER)
+            for top, _ in every]
+    far = [top for top, piece in every if piece.name != "wQ"]
+    maps = _maps({})
+    monkeypatch.setattr(enrollment, "tile_tops",
+                        lambda mapper, frame, threshold: (maps, near if frame.shape[1] > 1280 else far))
+    profile = enrollment.enroll([np.full((720, 1280, 3), 128, np.uint8)])
     assert "not found" not in profile.note

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.still import KEEP_THRESHOLD, MAX_VIEWS, StillSpots
+from vision.still import KEEP_THRESHOLD, MAX_VIEWS, REVIEW_EVERY, StillSpots
 from vision.tilemaps import PEAK_THRESHOLD, Peak
 
 MAP = (90, 160)  # motion map cells of a 1280x720 frame
@@ -85,3 +85,24 @@ def test_a_still_tops_views_gather_up_to_the_limit_and_start_again_after_motion(
     spots.settle([_peak(A)], _moved_at(A))
     assert len(spots.views(A, view[0])) == 1
     assert len(spots.views(C, view[0])) == 1  # no spot there: just this frame's view
+
+
+def test_a_still_top_with_all_its_views_keeps_its_read_and_is_looked_at_again_now_and_then() -> None:
+    spots = StillSpots()
+    read = np.array([0.2, 0.8])
+    spots.settle([_peak(A)], np.ones(MAP, bool))
+    for i in range(MAX_VIEWS):  # a fresh view every frame until the views are complete
+        assert spots.kept_read(A) is None
+        spots.views(A, np.eye(4)[i % 4])
+        spots.keep_read(A, read)
+        spots.settle([_peak(A)], STILL)
+    kept = []
+    for _ in range(2 * REVIEW_EVERY):
+        kept.append(spots.kept_read(A) is not None)
+        if not kept[-1]:
+            spots.views(A, np.eye(4)[0])
+        spots.settle([_peak(A)], STILL)
+    assert kept == ([True] * (REVIEW_EVERY - 1) + [False]) * 2
+    assert np.array_equal(spots.kept_read(A), read)
+    spots.settle([_peak(A)], _moved_at(A))
+    assert spots.kept_read(A) is None  # a hand came by: the read starts again
