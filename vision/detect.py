@@ -87,9 +87,14 @@ class Detector:
         """(T, classes) weights of the profile's classes for each tile: weighed by the tile map's
         colour of the top (a second opinion on colour that errs on other tops), the read of
         each top's crop (``_reads``) or, for a still top that needs no fresh view, its kept read."""
-        kept = [self.still.kept_read(tile.centre) for tile in located.tiles]
-        weights = np.array([np.zeros(len(CLASSES)) if read is None else read for read in kept]).reshape(-1, len(CLASSES))
-        fresh = [i for i, read in enumerate(kept) if read is None]
+        weights = np.zeros((len(located.tiles), len(CLASSES)))
+        fresh = []
+        for index, tile in enumerate(located.tiles):
+            read = self.still.kept_read(tile.centre)
+            if read is None:
+                fresh.append(index)
+            else:
+                weights[index] = read
         if fresh:
             tiles = [located.tiles[i] for i in fresh]
             weights[fresh] = self._reads(frame, tiles)
