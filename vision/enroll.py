@@ -29,7 +29,8 @@ from vision.features import jittered_crop, rectified_crop
 from vision.images import ImageReadError, read_image
 from vision.lattice import Lattice, plane_points
 from vision.profile import CreatureProfile
-from vision.tilemaps import BLACK_TOP, SMALL_PITCH, WHITE_TOP, Peak, TileMapper, TileMaps, cell_of, tile_tops
+from vision.tilemaps import (BLACK_TOP, SMALL_PITCH, WHITE_TOP, Peak, TileMapper, TileMaps, cell_of, median_pitch,
+                             tile_tops)
 
 MATCH_RADIUS = 0.35  # pitches: a layout cell mapped this close to a found top is that top
 NEIGHBOURS = 3  # each found top is paired with this many nearest others to propose a placement
@@ -80,7 +81,7 @@ def place_layout(found: list[Peak], layout: Layout) -> Placement:
     layout_white = np.array([layout[c].colour is Colour.WHITE for c in cells])
     centres = np.array([p.centre for p in found])
     white = np.array([p.white >= 0.5 for p in found])
-    pitch = float(np.median([p.pitch for p in found]))
+    pitch = median_pitch(found)
     best, best_score = np.eye(3), (-1, -1)
     near_found = np.argsort(np.linalg.norm(centres[:, None] - centres[None], axis=2), axis=1)[:, 1:NEIGHBOURS + 1]
     near_cells = np.argsort(np.linalg.norm(plane[:, None] - plane[None], axis=2), axis=1)[:, 1:7]
@@ -156,7 +157,7 @@ def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper
 
 def _too_far(found: list[Peak]) -> str:
     """A hint to bring the camera closer where the tiles found look too small to read well."""
-    pitch = float(np.median([top.pitch for top in found]))
+    pitch = median_pitch(found)
     if pitch >= SMALL_PITCH:
         return ""
     return (f"; the tiles seen are only {pitch:.0f} pixels apart, and tiles {SMALL_PITCH:.0f} or more "

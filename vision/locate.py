@@ -15,7 +15,7 @@ import numpy as np
 from rules.hexgrid import Hex
 from rules.pieces import Colour
 from vision.lattice import PERSPECTIVE_TILES, Lattice, basis_pitch, fit_lattice, hex_round, refit_flat
-from vision.tilemaps import Peak, TileMapper, TileMaps, tile_tops
+from vision.tilemaps import Peak, TileMapper, TileMaps, median_pitch, tile_tops
 
 MAX_LEVEL = 6  # a stack top is looked for up to this many tiles high
 LEVEL_PENALTY = 0.06  # pitches of fit error a stack one level higher must save to be believed (the tile map places centres less exactly than face outlines did)
@@ -54,7 +54,7 @@ def place_tops(found: list[Peak], maps: TileMaps, frame_shape: tuple[int, ...]) 
         return Located([], None, maps)
     height, width = frame_shape[:2]
     centres = np.array([p.centre for p in found])
-    lattice, _ = fit_lattice(centres, float(np.median([p.pitch for p in found])), (width, height))
+    lattice, _ = fit_lattice(centres, median_pitch(found), (width, height))
     levels = [lattice.lifted(k) for k in range(MAX_LEVEL)]
     cells, levels_of = cells_and_levels(centres, levels)
     flat = [i for i, level in enumerate(levels_of) if level == 1]

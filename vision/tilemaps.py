@@ -125,13 +125,18 @@ def tile_tops(mapper: TileMapper, frame: np.ndarray, threshold: float = PEAK_THR
     tiles' region, ZOOM times as large."""
     maps = mapper.maps(frame)
     found = peaks(maps, threshold)
-    if not found or float(np.median([p.pitch for p in found])) >= SMALL_PITCH:
+    if not found or median_pitch(found) >= SMALL_PITCH:
         return maps, found
     x0, y0, x1, y1 = _tile_region(maps, found, frame.shape)
     crop = cv2.resize(frame[y0:y1, x0:x1], None, fx=ZOOM, fy=ZOOM, interpolation=cv2.INTER_LINEAR)
     origin = np.array([x0, y0], np.float64)
     return maps, [Peak(p.centre / ZOOM + origin, p.pitch / ZOOM, p.score, p.white)
                   for p in peaks(mapper.maps(crop), threshold)]
+
+
+def median_pitch(found: list[Peak]) -> float:
+    """The median local lattice pitch of the tops ``found`` (at least one), frame pixels."""
+    return float(np.median([peak.pitch for peak in found]))
 
 
 def _tile_region(maps: TileMaps, found: list[Peak], frame_shape: tuple[int, ...]) -> tuple[int, int, int, int]:
