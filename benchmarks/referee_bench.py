@@ -1,7 +1,8 @@
 """The referee against every boardspace game of the shared corpus, filmed with noise.
 
     python benchmarks/referee_bench.py [--camera simulated|rendered] [--games N] [--every K]
-        [--first I] [--workers W] [--seed 1] [--stable 0.3] [--lamp] [--world] [--shared ../shared]
+        [--first I] [--workers W] [--seed 1] [--stable 0.3] [--min-confidence 0.6] [--lamp] [--world]
+        [--no-learn] [--shared ../shared]
 
 Each game is played in front of a 10 fps camera: a hand hides the board while each move
 is made, the hive is now and then knocked, and some replies come before the board is
@@ -22,8 +23,11 @@ Reported:
 - games recorded move for move equal to the original (up to a turn of the whole board:
   a camera has no north) with no human input (target 99%), and legal moves flagged
   illegal, in the games and in the play after each injected move (target 0); when the
-  referee asks, a simulated person answers with the true move, so one question does not
-  spoil the rest of the game;
+  referee asks, a simulated person answers with the true move, and when it reports a
+  misread, types the moves made since the record (if the record is right so far), so one
+  question does not spoil the rest of the game ("equal records": right in the end). After
+  each move recorded, the rendered camera's detector learns the set from the tops the
+  record names (``Referee.identified``; ``--no-learn`` turns that off);
 - one injected illegal move per game, of each kind in turn: flagged with the right rule,
   taken back, and play followed on;
 - latency from the board becoming still to the move event: simulated (stable_seconds
@@ -60,7 +64,7 @@ from rules.hexgrid import Hex, distance, neighbours, rotate  # noqa: E402
 from rules.movegen import MOVERS, ant_moves, articulation_points, placeable_bugs  # noqa: E402
 from rules.observation import Observation  # noqa: E402
 from rules.record import GameRecord  # noqa: E402
-from rules.referee import Event, NeedsConfirmationEvent, Referee, RefereeConfig  # noqa: E402
+from rules.referee import Event, MisreadEvent, NeedsConfirmationEvent, Referee, RefereeConfig  # noqa: E402
 from rules.referee.registration import Transform  # noqa: E402
 from rules.referee.synthetic import Noise, Pace, Shot, add_noise, film, observe  # noqa: E402
 from rules.sgf import load_sgf  # noqa: E402
@@ -99,10 +103,14 @@ def same_game(recorded: Sequence[Move], original: Sequence[Move]) -> bool:
     return False
 
 
-def watch(referee: Referee, shots: Iterable[Shot], camera: Camera, truth: Sequence[Move] = ()) -> Run:
+def watch(referee: Referee, shots: Iterable[Shot], camera: Camera, truth: Sequence[Move] = (),
+          learn: bool = True) -> Run:
     """Feed the camera's view of ``shots`` to ``referee``. When it asks, a person who
-    knows the game's moves ``truth`` picks the right candidate, if there is one. The
-    processing time of a frame includes its recognition (``extra["detect_seconds"]``)."""
+    knows the game's moves ``truth`` picks the right candidate, if there is one; when it
+    reports a misread, that person types the moves made on the table since the record (if
+    the record is right so far). After each move recorded, a camera that can ``learn`` the
+    set is shown the tops the record names (unless ``learn`` is off). The processing time
+    of a frame includes its recognition (``extra["detect_seconds"]``)."""
     run = Run()
     shots = list(shots)
     occluded = True
@@ -110,7 +118,12 @@ def watch(referee: Referee, shots: Iterable[Shot], camera: Camera, truth: Sequen
         if occluded and not shot.occluded:
             run.still_at.append(shot.timestamp)
         occluded = shot.occluded
-    for observation in camera(shots):
+    plies = [0] + [i + 1 for i, move in enumerate(truth) if not move.is_pass]  # moves made by each position
+    teach = getattr(camera, "learn", None) if learn else None
+    position, previous = -1, None
+    for shot, observation in zip(shots, camera(shots)):
+        if shot.stacks is not previous:
+            position, previous = position + 1, shot.stacks
         start = time.perf_counter()
         events = referee.observe(observation)
         judging = time.perf_counter() - start
@@ -120,14 +133,46 @@ def watch(referee: Referee, shots: Iterable[Shot], camera: Camera, truth: Sequen
                 run.latency.append(event.time - settled)
                 run.processing.append(judging + observation.extra.get("detect_seconds", 0.0))
                 run.judging.append(judging)
-        run.events += events
-        for event in events:
+        answered: list[Event] = []
+        asked = list(events)
+        while asked:  # an answer may raise a further question
+            event = asked.pop(0)
+            reply: list[Event] = []
             if isinstance(event, NeedsConfirmationEvent):
-                for candidate in event.candidates:
-                    if _is_true(referee, candidate, truth):
-                        run.events += referee.confirm(candidate)
-                        break
+                reply = _answer(referee, event, truth)
+            elif isinstance(event, MisreadEvent) and truth:
+                reply = _correct(referee, truth, plies[min(position, len(plies) - 1)])
+            answered += reply
+            asked += reply
+        run.events += events + answered
+        if teach is not None and any(e.kind == "move" for e in events + answered):
+            teach(referee.identified())
     return run
+
+
+def _correct(referee: Referee, truth: Sequence[Move], made: int) -> list[Event]:
+    """The events of a person correcting a misread with the moves made on the table since the
+    record (the first ``made`` of ``truth``), if the record is ``truth`` so far (up to a turn of
+    the board) and moves were made. Each is typed as the legal move that goes on as ``truth`` does."""
+    recorded = [entry.move for entry in referee.record.moves]
+    if len(recorded) >= made or not same_game(recorded, truth[:len(recorded)]):
+        return []
+    board, texts = referee.board.copy(), []
+    for move in truth[len(recorded):made]:
+        typed = next(m for m in board.legal_moves if same_game(recorded + [m], truth[:len(recorded) + 1]))
+        if not move.is_pass:  # forced passes are added by the referee
+            texts.append(board.uhp(typed))
+        board.push(typed)
+        recorded.append(typed)
+    return referee.correct("; ".join(texts))
+
+
+def _answer(referee: Referee, question: NeedsConfirmationEvent, truth: Sequence[Move]) -> list[Event]:
+    """The events of confirming the candidate of ``question`` that goes on as ``truth`` does (none if none does)."""
+    for candidate in question.candidates:
+        if _is_true(referee, candidate, truth):
+            return referee.confirm(candidate)
+    return []
 
 
 def _is_true(referee: Referee, candidate: str, truth: Sequence[Move]) -> bool:
@@ -143,10 +188,10 @@ def positions(board: Board) -> list[dict[Hex, list[Piece]]]:
 
 
 def film_game(record: GameRecord, config: RefereeConfig, rng: random.Random, pace: Pace,
-              camera: Camera) -> tuple[bool, Run, Referee]:
+              camera: Camera, learn: bool = True) -> tuple[bool, Run, Referee]:
     referee = Referee(record.game_type, record.options, config)
     truth = [m.move for m in record.moves]
-    run = watch(referee, film(positions(record.board()), rng, pace), camera, truth)
+    run = watch(referee, film(positions(record.board()), rng, pace), camera, truth, learn)
     equal = same_game([m.move for m in referee.record.moves], truth)
     return equal, run, referee
 
@@ -331,6 +376,7 @@ class Options:
     config: RefereeConfig
     lamp: bool = False  # rendered: a lamp of random colour comes on halfway through each game
     world: bool = False  # rendered: the wide world, each game in the next art style, the set enrolled first
+    learn: bool = True  # rendered: the detector learns the set from the tops the record names
 
 
 @dataclass
@@ -374,7 +420,7 @@ def play_game(index: int, path: Path, options: Options) -> GameResult:
     else:
         camera, pace, hold = noisy_camera(rng), Pace(), (12, 25)
     record = load_sgf(path)
-    same, run, _ = film_game(record, options.config, rng, pace, camera)
+    same, run, _ = film_game(record, options.config, rng, pace, camera, options.learn)
     human = [e for e in run.events if e.kind in ("illegal", "misread", "needs_confirmation")]
     result = GameResult(path.name, len(record.moves), same, [e.kind for e in human],
                         sum(e.kind == "illegal" for e in run.events), run.latency, run.processing, run.judging,
@@ -435,7 +481,8 @@ def report(results: list[GameResult], args: argparse.Namespace, seconds: float) 
     total = [x + y for r in results for x, y in zip(r.latency, r.processing)]
     print(f"camera {args.camera}; games {games} (every {args.every} from game {args.first}, "
           f"first {args.games or 'all'}), moves {sum(r.moves for r in results)}, "
-          f"stable_seconds {args.stable}, seed {args.seed}, workers {args.workers}, {seconds:.1f} s")
+          f"stable_seconds {args.stable}, min_confidence {args.min_confidence}, seed {args.seed}, "
+          f"workers {args.workers}, {seconds:.1f} s")
     print(f"recorded move for move, no human input: {clean}/{games} = {100 * clean / games:.1f}%"
           f"  (equal records {equal}/{games})")
     print(f"legal moves flagged illegal: {sum(r.false_illegal for r in results)};  "
@@ -500,11 +547,15 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes playing games in parallel")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--stable", type=float, default=0.3, help="stable_seconds")
+    parser.add_argument("--min-confidence", type=float, default=RefereeConfig.min_confidence,
+                        help="min_confidence: reads below it are put to the (simulated) person")
     parser.add_argument("--lamp", action="store_true",
                         help="rendered: switch a lamp of random colour on halfway through each game")
     parser.add_argument("--world", action="store_true",
                         help="rendered: film in the wide world, each game in the next art style (blind ones "
                              "included), the set enrolled first from one photo")
+    parser.add_argument("--no-learn", action="store_true",
+                        help="rendered: the detector does not learn the set from the game record")
     parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
     args = parser.parse_args()
     files = sorted((args.shared / "corpus" / "boardspace-sgf").glob("*.sgf"))
@@ -516,7 +567,8 @@ def main() -> int:
         return 1
     if args.world and args.camera != "rendered":
         parser.error("--world films rendered frames: add --camera rendered")
-    options = Options(args.camera, args.seed, RefereeConfig(stable_seconds=args.stable), args.lamp, args.world)
+    config = RefereeConfig(stable_seconds=args.stable, min_confidence=args.min_confidence)
+    options = Options(args.camera, args.seed, config, args.lamp, args.world, not args.no_learn)
     started = time.perf_counter()
     results: list[GameResult] = []
     work = [(index, path, options) for index, path in jobs]

@@ -139,6 +139,10 @@ class RenderedCamera:
             self.stats.detect_seconds += done - detect_start
             yield observation
 
+    def learn(self, tops: Sequence[tuple[tuple[float, float], Piece]]) -> None:
+        """Let the detector learn the set from the tops a game record names (``Referee.identified``)."""
+        self.detector.learn(tops)
+
     def _path(self, before: Stacks, after: Stacks) -> _Path | None:
         """How the hand goes from ``before`` to ``after``: None if no piece moved."""
         moved = _moved(before, after)

@@ -3,18 +3,21 @@
 Pipeline: ``tile_tops`` (tile map network) -> ``StillSpots`` (tops kept or held back where
 nothing moved) -> ``place_tops`` (lattice, cells, levels) -> per tile a rectified crop -> the
 creature network's embeddings (with those of the still frames before; a second, turned view
-of the unsure ones) -> the profile's nearest examples. A frame is flagged ``occluded`` instead of being reported as a (wrong) board
-when a hand or an object lies on or next to the hive.
+of the unsure ones) -> the profile's nearest examples. A frame is flagged ``occluded`` instead
+of being reported as a (wrong) board when a hand or an object lies on or next to the hive.
+``learn`` adds the tops a game record names to the profile's examples as play goes on.
 """
 
 from __future__ import annotations
+
+from typing import Iterable
 
 import cv2
 import numpy as np
 
 from calibration.camera import CameraModel
 from rules.observation import Observation, TileSighting
-from rules.pieces import Colour
+from rules.pieces import Colour, Piece
 from vision.bare_table import BareTable
 from vision.creatures import CreatureEmbedder, turned
 from vision.features import rectified_crop
@@ -33,6 +36,7 @@ HAND_WIDTH = 0.6  # pitches: narrower streaks of 'hand' (a frame's border, a tab
 OBJECT_REACH = 0.9  # pitches: a still object counts only over the hive itself
 SECOND_LOOK = 0.9  # a top read less surely than this from one view is also embedded turned half round
 HALF_TURN = 3  # sixths
+LEARNT_VIEWS = 18  # views of your own tiles kept per class, once a game record names them (3 tiles' worth)
 WHITE_CLASSES = np.array([colour is Colour.WHITE for colour, _ in CLASSES])
 
 
@@ -42,12 +46,38 @@ class Detector:
     def __init__(self, profile: CreatureProfile | None = None, camera: CameraModel | None = None,
                  light: SessionLight | None = None) -> None:
         """``light`` keeps colours steady across the frames of one session (one table, one camera)."""
-        self.profile = profile or default_profile()
         self.camera = camera
         self.light = light
         self.mapper = TileMapper()
         self.embedder = CreatureEmbedder()
         self.forget()
+        self.use_profile(profile or default_profile())
+
+    def use_profile(self, profile: CreatureProfile) -> None:
+        """Read tiles with ``profile`` from now on (forgetting the tiles learnt with the last one)."""
+        self.enrolled, self.profile = profile, profile
+        self._learnt: dict[int, np.ndarray] = {}
+        self.still.forget_reads()
+
+    def learn(self, tops: Iterable[tuple[tuple[float, float], Piece]]) -> None:
+        """Take the tops that a game record names (``Referee.identified``: where the last steady
+        view saw them, in frame pixels, and which piece each is) as examples of your set: a top
+        misread so far is then read as what it is, and a second Ant more like the first. Per
+        class, the views of the tops named last (up to LEARNT_VIEWS) stand beside the enrolled
+        profile's examples."""
+        enrolled = self.enrolled
+        views: dict[int, list[np.ndarray]] = {}
+        for centre, piece in tops:
+            seen = self.still.views_near(np.asarray(centre, float))
+            if seen is not None:
+                views.setdefault(CLASSES.index((piece.colour, piece.bug)), []).append(seen)
+        if not views:
+            return
+        for index, kept in views.items():
+            self._learnt[index] = np.vstack(kept)[-LEARNT_VIEWS:]
+        if enrolled is self.enrolled:  # not replaced meanwhile (enrollment runs on another thread)
+            self.profile = enrolled.with_examples(self._learnt)
+        self.still.forget_reads()
 
     def forget(self) -> None:
         """Start afresh: the next frame is a new scene, not compared with the ones before (its

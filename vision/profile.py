@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping
 
 import numpy as np
 
@@ -46,6 +47,14 @@ class CreatureProfile:
         vectors = np.vstack([np.asarray(examples[k], np.float64) for k in CLASSES])
         labels = np.concatenate([np.full(len(examples[k]), i) for i, k in enumerate(CLASSES)])
         return cls(vectors / np.linalg.norm(vectors, axis=1, keepdims=True), labels, note)
+
+    def with_examples(self, extra: Mapping[int, np.ndarray]) -> "CreatureProfile":
+        """This profile plus ``extra`` unit example vectors (V, EMBEDDING) per index into ``CLASSES``."""
+        if not extra:
+            return self
+        vectors = np.vstack([self.vectors, *extra.values()])
+        labels = np.concatenate([self.labels, *(np.full(len(v), k) for k, v in extra.items())])
+        return CreatureProfile(vectors, labels, self.note)
 
     def classify(self, views: np.ndarray) -> tuple[Colour, Bug, float]:
         """The colour and creature of a tile seen as ``views`` (R, EMBEDDING) unit vectors, and a

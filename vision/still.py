@@ -84,6 +84,22 @@ class StillSpots:
         if spot is not None:
             spot.read = read
 
+    def views_near(self, centre: np.ndarray) -> np.ndarray | None:
+        """(V, embedding) the views kept of the reported top nearest ``centre``, within MATCH
+        pitches of it (None if there is none, or it has no view yet)."""
+        near = [(float(np.linalg.norm(s.peak.centre - centre)), i) for i, s in enumerate(self._spots)
+                if s.present and s.views]
+        distance, index = min(near, default=(np.inf, -1))
+        spot = self._spots[index] if index >= 0 else None
+        if spot is None or distance > MATCH * spot.peak.pitch:
+            return None
+        return np.vstack(spot.views)
+
+    def forget_reads(self) -> None:
+        """Read every top afresh on the next frame (the profile changed)."""
+        for spot in self._spots:
+            spot.read = None
+
     def _spot(self, centre: np.ndarray) -> _Spot | None:
         return next((s for s in self._spots if s.present and np.array_equal(s.peak.centre, centre)), None)
 

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from rules.gametype import GameType, RuleOptions
 from rules.observation import Observation
-from rules.pieces import Colour
+from rules.pieces import Colour, Piece
 from rules.record import GameRecord
 from rules.referee import Event, Referee, RefereeConfig, TablePosition
 from rules.setup import Setup
@@ -85,6 +85,12 @@ class GameService:
             self._start(record)
             self._publish([{"kind": "new_game", "time": 0.0, "game_id": self.game_id}], time.time())
             return self.snapshot()
+
+    def identified(self) -> tuple[tuple[int, int], list[tuple[tuple[float, float], Piece]]]:
+        """The tops of the camera's last steady view that the record names (``Referee.identified``),
+        with the game and the number of moves recorded that they are for."""
+        with self._lock:
+            return (self.game_id, len(self.referee.record.moves)), self.referee.identified()
 
     def table_position(self) -> TablePosition:
         """The position on the table in the camera's last steady view, with its questions;

@@ -16,12 +16,14 @@ import cv2
 import numpy as np
 
 from rules.observation import Observation
+from rules.pieces import Piece
 from vision.sources import FrameSource, open_source
 from webui.game import GameService
 
 log = logging.getLogger("hivecam.live")
 
 Recognise = Callable[[np.ndarray, float], Observation]
+Learn = Callable[[list[tuple[tuple[float, float], Piece]]], None]
 BACKOFF_SECONDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 PREVIEW_WIDTH = 640
 
@@ -56,8 +58,11 @@ def is_camera(spec: str) -> bool:
 class LiveLoop:
     """Runs ``source`` frames through ``recognise`` into ``service`` until ``stop``."""
 
-    def __init__(self, source: Any, recognise: Recognise, service: GameService) -> None:
-        self.source, self.recognise, self.service = source, recognise, service
+    def __init__(self, source: Any, recognise: Recognise, service: GameService, learn: Learn | None = None) -> None:
+        """``learn`` (e.g. ``Detector.learn``) is handed the tops the record names after each
+        move recorded, whether the camera saw it or a person confirmed it."""
+        self.source, self.recognise, self.service, self.learn = source, recognise, service, learn
+        self._learnt: tuple[int, int] | None = None  # the game and move count learnt from last
         self._stop = threading.Event()
         self._ready = threading.Condition()
         self._latest: tuple[int, np.ndarray, int, float] | None = None  # (number, frame, game, timestamp)
@@ -140,12 +145,23 @@ class LiveLoop:
                 self._shown = (number, frame, observation)
                 self.service.observe(observation, game_id)
                 self.frames_processed += 1
+                self._learn()
             except Exception as exc:  # one bad frame must never stop the referee
                 self._frame_failed(number, exc)
             else:
                 if self._failure is not None:
                     self._failure = None
                     self.service.set_camera("ok", f"{self.source.name}: live")
+
+    def _learn(self) -> None:
+        """Hand ``learn`` the tops the record names, once per move recorded (on this thread, the
+        recogniser's own)."""
+        if self.learn is None:
+            return
+        key, tops = self.service.identified()
+        if key != self._learnt and tops:
+            self.learn(tops)
+            self._learnt = key
 
     def _frame_failed(self, number: int, error: Exception) -> None:
         """Count a frame that could not be processed; log each new kind of failure once (with

@@ -83,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
             timestamp = frames / args.fps if timed_by_frames else time.monotonic() - start
             frames += 1
             events = referee.observe(detector.detect(frame, timestamp))
+            if any(e.kind == "move" for e in events):
+                detector.learn(referee.identified())  # a second Ant is then read like the first
             for event in events:
                 line = json.dumps(event.to_dict())
                 print(line, flush=True)

@@ -438,6 +438,19 @@ class Referee:
             raise ValueError("the camera has not shown a steady view of the table yet")
         return table_position(self._view, self.record.game_type, self.config.min_confidence)
 
+    def identified(self) -> list[tuple[tuple[float, float], Piece]]:
+        """The tops of the last steady view, where the camera saw them (pixels), each with the
+        piece the record puts there: while that view shows the recorded position cell for
+        cell (whatever its tiles were read as) and nothing is pending; else none. What the
+        camera can learn the set from."""
+        view, transform, stacks = self._view, self._transform, self.board.stacks()
+        if view is None or transform is None or self._pending is not None:
+            return []
+        seen = {transform.apply(tile.cell): tile for tile in view.tiles}
+        if set(seen) != set(stacks):
+            return []
+        return [(tile.px, stacks[cell][-1]) for cell, tile in seen.items() if tile.px is not None]
+
     def pending(self) -> Pending | None:
         """What the referee waits for, and the ways out of it."""
         pending = self._pending

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from table_sim import Table, kinds, of, record_of, uhps
 
-from rules import Bug, Colour, RuleOptions
+from rules import Bug, Colour, Piece, RuleOptions
 from rules.observation import Observation
 from rules.pgn import format_pgn
 from rules.record import IllegalAttempt
@@ -255,3 +255,35 @@ def test_every_event_is_json(table) -> None:
         assert data["kind"] == event.kind and data["time"] == event.time
     assert {"move", "pass", "undo", "illegal", "game_over", "occluded", "unstable", "steady"} <= {
         e.kind for e in events}
+
+
+def test_the_tops_of_a_recorded_view_are_named_for_the_camera_to_learn(table) -> None:
+    t = table(*OPENING)
+
+    def placed(tiles: tuple) -> tuple:  # where a camera saw each tile: 10 pixels a cell
+        return tuple(replace(s, px=(10.0 * s.q, 10.0 * s.r)) for s in tiles)
+
+    def expected() -> dict:
+        return {(10.0 * q, 10.0 * r): stack[-1] for (q, r), stack in
+                ((t.transform.apply(cell), stack) for cell, stack in t.board.stacks().items())}
+
+    t.hand()
+    t.play("wA1 -wQ")
+    t.still(12, tiles=placed(unsure(t, (-2, 0), Bug.SPIDER)))
+    assert t.referee.pending() is not None and t.referee.identified() == []  # nothing is named while in doubt
+    t.referee.confirm("wA1 -wQ")
+    named = dict(t.referee.identified())
+    assert named == expected() and Piece.parse("wA1") in named.values()  # the record, not the misread
+    t.hand()
+    t.play("bA1 bQ-")
+    t.still(tiles=placed(tuple(t.seen())))
+    assert uhps(t.referee)[-1] == "bA1 bQ-" and dict(t.referee.identified()) == expected()
+    t.hand()
+    white_grasshopper = (Colour.WHITE, Bug.GRASSHOPPER)
+    swapped = tuple(replace(s, colour=Colour.BLACK, bug=Bug.ANT) if (s.colour, s.bug) == white_grasshopper else s
+                    for s in t.seen())
+    t.still(12, tiles=placed(swapped))  # wG1 read surely as a black Ant: the same cells, but in doubt
+    assert t.referee.pending() is not None and t.referee.identified() == []
+    t.hand()
+    t.still(tiles=placed(tuple(t.seen()[1:])))  # a tile missing from the view: it shows another position
+    assert t.referee.identified() == []

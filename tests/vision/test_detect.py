@@ -134,3 +134,31 @@ def test_a_still_board_is_read_alike_at_a_fraction_of_the_crops(detector: Detect
     labels = [[(s.q, s.r, s.colour, s.bug) for s in tiles] for tiles in seen]
     assert len(labels[0]) == len(POSITION) and all(frame_labels == labels[-1] for frame_labels in labels[MAX_VIEWS:])
     assert sum(embedded) < len(POSITION) * (MAX_VIEWS + 2 * REVIEW_EVERY / 2)
+
+
+def test_tiles_the_record_names_teach_the_others_of_their_creature(detector: Detector) -> None:
+    """Style b read with style a's profile: once the game record names the first tile of each
+    creature, the second and third are read right too; a new profile forgets what was learnt."""
+    names = ["wA1", "wA2", "wA3", "bA1", "bA2", "bA3", "wG1", "wG2", "wG3", "bG1", "bG2", "bG3",
+             "wS1", "wS2", "bS1", "bS2", "wB1", "wB2", "bB1", "bB2"]
+    cells = [(q, r) for r in range(-2, 2) for q in range(-2, 3)]
+    position = {cell: [Piece.parse(name)] for cell, name in zip(cells, names)}
+    frame, truth = render_position(position, Conditions(seed=1, style="b"))
+    learner = Detector(detector.enrolled)
+    centres = np.array([t.px for t in truth.tiles])
+
+    def misread_others(frames: int) -> int:
+        """Tiles numbered 2 or 3 read as another creature, after ``frames`` still frames."""
+        for i in range(frames):
+            seen = learner.detect(frame, 0.1 * i)
+        misread = 0
+        for sighting in seen.tiles:
+            true = truth.tiles[int(np.argmin(np.linalg.norm(centres - sighting.px, axis=1)))]
+            misread += position[true.cell][0].number > 1 and (sighting.colour, sighting.bug) != (true.colour, true.bug)
+        return misread
+
+    before = misread_others(MAX_VIEWS + 1)  # still long enough that reads are kept
+    learner.learn([(t.px, position[t.cell][0]) for t in truth.tiles if position[t.cell][0].number == 1])
+    after = misread_others(1)
+    learner.use_profile(detector.enrolled)
+    assert before >= 2 and after == 0 and misread_others(1) == before

@@ -10,7 +10,8 @@ import pytest
 from webhelpers import wait_for
 
 from rules import RuleOptions
-from rules.observation import Observation
+from rules.observation import Observation, TileSighting
+from rules.pieces import Bug, Colour, Piece
 from rules.referee import RefereeConfig
 from vision.sources import FrameSource, SourceError
 from webui import live as live_module
@@ -177,3 +178,41 @@ def test_a_frame_taken_before_a_new_game_is_not_fed_to_the_new_referee(service):
     # the stale frame never reached the new referee, whose clock would then "go back"
     assert game != old_game and events and all(e["time"] > now for e in events)
     assert service.referee.record.moves == []
+
+
+class RecordingService(Service):
+    """A Service whose record names tops: ``moves`` recorded so far and ``tops`` of the last view."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.moves, self.tops = 0, []
+
+    def identified(self) -> tuple:
+        return (1, self.moves), list(self.tops)
+
+
+def test_vision_learns_from_the_record_once_per_move_and_never_in_doubt():
+    service, camera, learnt = RecordingService(), Camera().open(), []
+    loop = LiveLoop(camera, slow_recognise, service, learnt.append).start()
+    wait_for(lambda: loop.frames_processed >= 2, 5, "first frames")
+    queen = [((10.0, 20.0), Piece.parse("wQ"))]
+    service.moves, service.tops = 1, queen
+    wait_for(lambda: len(learnt) == 1, 5, "the first move learnt")
+    service.moves, service.tops = 2, []  # a move recorded, but the view does not show it yet
+    seen = loop.frames_processed
+    wait_for(lambda: loop.frames_processed > seen + 3, 5, "frames in doubt")
+    service.tops = queen + [((30.0, 20.0), Piece.parse("bQ"))]
+    wait_for(lambda: len(learnt) == 2, 5, "the second move learnt")
+    seen = loop.frames_processed
+    wait_for(lambda: loop.frames_processed > seen + 3, 5, "more frames of the same position")
+    loop.stop()
+    assert learnt == [queen, service.tops]
+
+
+def test_the_service_names_the_tops_of_the_recorded_position(service):
+    game, now = service.stamp()
+    grasshopper = TileSighting(0, 0, Colour.WHITE, Bug.GRASSHOPPER, 0.95, 1, (320.0, 240.0))
+    for step in range(8):
+        service.observe(Observation((grasshopper,), False, now + 0.1 * step), game)
+    assert [m.uhp for m in service.referee.record.moves] == ["wG1"]
+    assert service.identified() == ((game, 1), [((320.0, 240.0), Piece.parse("wG1"))])
