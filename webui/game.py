@@ -86,11 +86,15 @@ class GameService:
             self._publish([{"kind": "new_game", "time": 0.0, "game_id": self.game_id}], time.time())
             return self.snapshot()
 
-    def identified(self) -> tuple[tuple[int, int], list[tuple[tuple[float, float], Piece]]]:
-        """The tops of the camera's last steady view that the record names (``Referee.identified``),
-        with the game and the number of moves recorded that they are for."""
+    def record_key(self) -> tuple[int, int]:
+        """The current game and the number of moves recorded in it: changes with every move."""
         with self._lock:
-            return (self.game_id, len(self.referee.record.moves)), self.referee.identified()
+            return self.game_id, len(self.referee.record.moves)
+
+    def identified(self) -> list[tuple[tuple[float, float], Piece]]:
+        """The tops of the camera's last steady view that the record names (``Referee.identified``)."""
+        with self._lock:
+            return self.referee.identified()
 
     def table_position(self) -> TablePosition:
         """The position on the table in the camera's last steady view, with its questions;

@@ -155,11 +155,14 @@ class LiveLoop:
 
     def _learn(self) -> None:
         """Hand ``learn`` the tops the record names, once per move recorded (on this thread, the
-        recogniser's own)."""
+        recogniser's own); the tops are looked up only while the last move is not learnt yet."""
         if self.learn is None:
             return
-        key, tops = self.service.identified()
-        if key != self._learnt and tops:
+        key = self.service.record_key()
+        if key == self._learnt:
+            return
+        tops = self.service.identified()
+        if tops:
             self.learn(tops)
             self._learnt = key
 

@@ -443,9 +443,10 @@ class Referee:
         piece the record puts there: while that view shows the recorded position cell for
         cell (whatever its tiles were read as) and nothing is pending; else none. What the
         camera can learn the set from."""
-        view, transform, stacks = self._view, self._transform, self.board.stacks()
+        view, transform = self._view, self._transform
         if view is None or transform is None or self._pending is not None:
             return []
+        stacks = self.board.stacks()
         seen = {transform.apply(tile.cell): tile for tile in view.tiles}
         if set(seen) != set(stacks):
             return []

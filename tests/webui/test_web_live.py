@@ -187,8 +187,11 @@ class RecordingService(Service):
         super().__init__()
         self.moves, self.tops = 0, []
 
-    def identified(self) -> tuple:
-        return (1, self.moves), list(self.tops)
+    def record_key(self) -> tuple:
+        return 1, self.moves
+
+    def identified(self) -> list:
+        return list(self.tops)
 
 
 def test_vision_learns_from_the_record_once_per_move_and_never_in_doubt():
@@ -215,4 +218,5 @@ def test_the_service_names_the_tops_of_the_recorded_position(service):
     for step in range(8):
         service.observe(Observation((grasshopper,), False, now + 0.1 * step), game)
     assert [m.uhp for m in service.referee.record.moves] == ["wG1"]
-    assert service.identified() == ((game, 1), [((320.0, 240.0), Piece.parse("wG1"))])
+    assert service.record_key() == (game, 1)
+    assert service.identified() == [((320.0, 240.0), Piece.parse("wG1"))]
