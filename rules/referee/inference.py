@@ -80,7 +80,7 @@ def judge(board: Board, scene: Scene, accepted: Mapping[Hex, Label] | None,
     """
     before = tops(board)
     reference = dict(accepted) if accepted is not None else before
-    ranked = _ranked_transforms(scene, reference, current, allow_mirror)
+    ranked = _ranked_transforms(scene, reference, before, current, allow_mirror)
     views = {transform: _leaning_tops(board, moved(scene, transform)) for transform, _ in ranked}
     for count, loose, lenient in _SEARCHES:
         found: list[tuple[int, Explanation]] = []
@@ -96,15 +96,19 @@ def judge(board: Board, scene: Scene, accepted: Mapping[Hex, Label] | None,
     return reconstruct(board, moved(scene, transform), reference, transform)
 
 
-def _ranked_transforms(scene: Scene, reference: Mapping[Hex, Label], current: Transform | None,
-                       allow_mirror: bool) -> list[tuple[Transform, int]]:
-    """Transforms worth trying, most plausible first, with their votes."""
+def _ranked_transforms(scene: Scene, reference: Mapping[Hex, Label], before: Mapping[Hex, Label],
+                       current: Transform | None, allow_mirror: bool) -> list[tuple[Transform, int]]:
+    """Transforms worth trying, most plausible first, with their votes: the seen tiles they put
+    on a tile of the same label in the accepted view ``reference`` or in the position ``before``."""
     base = current or Transform()
     if not reference:  # nothing known yet: the first piece defines the frame
         turned = Transform(base.turns, base.mirror)
         firsts = [Transform(base.turns, base.mirror, (-q, -r)) for q, r in map(turned.apply, scene)]
         return [(t, 0) for t in dict.fromkeys(firsts or [base])]
     votes = candidate_transforms(labels(scene), reference, allow_mirror)
+    if before is not reference:  # the accepted view may hold misreads the position does not
+        for transform, count in candidate_transforms(labels(scene), before, allow_mirror).items():
+            votes[transform] = max(votes[transform], count)
     if len(reference) == 1:  # a lone piece looks the same however it is turned: keep the frame's turn
         votes = Counter({t: v for t, v in votes.items() if (t.turns, t.mirror) == (base.turns, base.mirror)}) or votes
     if current is not None:

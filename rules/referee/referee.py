@@ -30,8 +30,8 @@ from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent
 from .attempts import Attempt, Misread, offender
 from .doubt import colour_twin, missed_move_message
 from .inference import Explained, Explanation, judge, nearest_moves
-from .scene import Label, Scene, labels, moved, scene_of
-from .registration import Transform
+from .scene import Label, Scene, labels, moved, scene_of, tops
+from .registration import Transform, best_fit
 from .stability import OCCLUDED, STEADY, Signature, Steadiness
 from .table import TablePosition, table_position
 from .view import Entry, Pending, differences, entries, reading
@@ -361,8 +361,10 @@ class Referee:
                 return []
             return self._ask(verdict.candidates, misread.scene, misread.since,
                              "the view shows more moves than were corrected")
-        # the person vouches for the view: what still differs is misread
-        self._accepted = labels(moved(misread.scene, misread.transform))
+        # the person vouches for the view: it shows the position where its tiles lie, and
+        # what still differs is misread
+        self._accept(misread.scene, best_fit(labels(misread.scene), tops(self.board),
+                                             self._transform or misread.transform, self.config.allow_mirror))
         return []
 
     def replace_last(self, moves_uhp: str) -> list[Event]:

@@ -64,3 +64,13 @@ def candidate_transforms(seen: Mapping[Hex, Hashable], known: Mapping[Hex, Hasha
                 for kq, kr in where.get(label, ()):
                     votes[Transform(turns, mirror, (kq - q, kr - r))] += 1
     return votes
+
+
+def best_fit(seen: Mapping[Hex, Hashable], known: Mapping[Hex, Hashable], near: Transform,
+             allow_mirror: bool = False) -> Transform:
+    """The transform putting the most seen cells on known cells, whatever they were read as
+    (a misread label must not turn the view), then the most on a known tile of the same label,
+    then the nearest to ``near``."""
+    cells = candidate_transforms(dict.fromkeys(seen, 0), dict.fromkeys(known, 0), allow_mirror)
+    same = candidate_transforms(seen, known, allow_mirror)
+    return min(cells, key=lambda t: (-cells[t], -same[t], t.nearness(near)), default=near)

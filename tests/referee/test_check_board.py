@@ -9,6 +9,7 @@ from table_sim import Table, kinds, of, uhps
 
 from rules import Board, Bug, Colour, Piece
 from rules.hexgrid import neighbours
+from rules.observation import TileSighting
 from rules.pgn import parse_pgn
 from rules.referee import Referee, RefereeConfig
 from rules.referee.registration import Transform
@@ -180,3 +181,48 @@ def _shifted(t: Table, pending) -> list:
     read = sorted(s.cell for s in pending.reading)
     dq, dr = read[0][0] - table_cells[0][0], read[0][1] - table_cells[0][1]
     return [(q + dq, r + dr) for q, r in table_cells]
+
+
+def _read_as_east_neighbour(table: Table) -> tuple[TileSighting, ...]:
+    """The table's tiles, each read (surely) as the piece east of it, or a black Ant: by their
+    labels alone, the view seems to lie a cell away from where the tiles are."""
+    stacks = table.board.stacks()
+    shown = []
+    for sighting in table.seen():
+        cell = table.transform.inverse().apply(sighting.cell)
+        east = stacks.get((cell[0] + 1, cell[1]))
+        colour, bug = (east[-1].colour, east[-1].bug) if east else (Colour.BLACK, Bug.ANT)
+        shown.append(replace(sighting, colour=colour, bug=bug))
+    return tuple(shown)
+
+
+def test_a_view_the_person_vouches_for_is_registered_by_where_its_tiles_lie() -> None:
+    moves = ("wG1", "bG1 wG1-", "wQ -wG1", "bQ bG1/")
+    t = table_showing(*moves, transform=Transform(2, False, (3, -1)))
+    misread = _read_as_east_neighbour(t)
+    assert kinds(t.still(12, tiles=misread)) == ["misread"]
+    t.referee.correct("; ".join(moves))  # the view still makes no sense: the person vouches for it
+    t.hand()
+    t.play("wA1 -wQ")
+    placed = t.transform.apply(t.board.position_of(Piece.parse("wA1")))
+    shown = misread + tuple(s for s in t.seen() if s.cell == placed)
+    events = t.still(12, tiles=shown)
+    assert kinds(events) == ["move"] and uhps(t.referee)[-1] == "wA1 -wQ"
+
+
+def test_a_confirmed_misread_view_does_not_hide_where_the_position_lies() -> None:
+    t = Table(Referee("Base", config=QUICK), Transform(1, False, (2, -3)))
+    t.play("wG1", "bG1 wG1-")
+    unsure = tuple(replace(s, colour=Colour.BLACK, bug=bug, confidence=0.3)
+                   for s, bug in zip(t.seen(), (Bug.ANT, Bug.MOSQUITO)))
+    assert kinds(t.still(15, tiles=unsure)) == ["needs_confirmation"]
+    # two tiles fit any turn of the view: the person confirms the game, not the camera's turn
+    t.referee.confirm(next(c for c in t.referee.pending().candidates if c.startswith("wG1; bG1")))
+    t.bump(Transform(1, False, (0, 1)))
+    t.hand()
+    t.play("wQ -wG1")  # read surely and right now, but for the new tile
+    placed = t.transform.apply(t.board.position_of(Piece.parse("wQ")))
+    shown = tuple(replace(s, bug=Bug.BEETLE, confidence=0.3) if s.cell == placed else s for s in t.seen())
+    events = t.still(15, tiles=shown)
+    assert kinds(events) == ["needs_confirmation"]
+    assert any(c.startswith("wQ ") for c in of(events, "needs_confirmation")[0].candidates)

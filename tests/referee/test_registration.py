@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules import Board
+from rules import Board, Bug, Colour
 from rules.referee.inference import tops
-from rules.referee.registration import Transform, candidate_transforms
+from rules.referee.registration import Transform, best_fit, candidate_transforms
 
 ALL = [Transform(turns, mirror, shift) for turns in range(6) for mirror in (False, True)
        for shift in [(0, 0), (3, -5)]]
@@ -38,3 +38,16 @@ def test_the_camera_frame_is_found_by_votes() -> None:
     assert count == len(known)
     assert all(best.apply(camera.apply(cell)) == cell for cell in known)
     assert votes.most_common(2)[1][1] < count
+
+
+def test_the_best_fit_puts_the_tiles_where_the_position_has_them_whatever_they_were_read_as() -> None:
+    board = Board.from_game_string("Base;InProgress;White[3];wG1;bG1 wG1-;wQ -wG1;bQ bG1/")
+    known = tops(board)
+    camera = Transform(2, False, (3, -1))
+    # every tile read as its eastern neighbour (or a black Ant): by labels alone, the view
+    # would lie one cell west of the hive
+    misread = {cell: known.get((cell[0] + 1, cell[1]), (Colour.BLACK, Bug.ANT)) for cell in known}
+    seen = {camera.apply(cell): label for cell, label in misread.items()}
+    assert candidate_transforms(seen, known).most_common(1)[0][0].apply(camera.apply((0, 0))) != (0, 0)
+    fit = best_fit(seen, known, Transform())
+    assert all(fit.apply(camera.apply(cell)) == cell for cell in known)
