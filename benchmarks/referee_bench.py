@@ -23,8 +23,9 @@ Reported:
 - games recorded move for move equal to the original (up to a turn of the whole board:
   a camera has no north) with no human input (target 99%), and legal moves flagged
   illegal, in the games and in the play after each injected move (target 0); when the
-  referee asks, a simulated person answers with the true move, and when it reports a
-  misread, types the moves made since the record (if the record is right so far), so one
+  referee asks, a simulated person answers with the true move, and when none is offered
+  or it reports a misread, types the moves made since the record (if the record is right
+  so far), so one
   question does not spoil the rest of the game ("equal records": right in the end). After
   each move recorded, the rendered camera's detector learns the set from the tops the
   record names (``Referee.identified``; ``--no-learn`` turns that off);
@@ -106,9 +107,9 @@ def same_game(recorded: Sequence[Move], original: Sequence[Move]) -> bool:
 def watch(referee: Referee, shots: Iterable[Shot], camera: Camera, truth: Sequence[Move] = (),
           learn: bool = True) -> Run:
     """Feed the camera's view of ``shots`` to ``referee``. When it asks, a person who
-    knows the game's moves ``truth`` picks the right candidate, if there is one; when it
-    reports a misread, that person types the moves made on the table since the record (if
-    the record is right so far). After each move recorded, a camera that can ``learn`` the
+    knows the game's moves ``truth`` picks the right candidate, if there is one; when none is
+    right, or it reports a misread, that person types the moves made on the table since the
+    record (if the record is right so far). After each move recorded, a camera that can ``learn`` the
     set is shown the tops the record names (unless ``learn`` is off). The processing time
     of a frame includes its recognition (``extra["detect_seconds"]``)."""
     run = Run()
@@ -138,10 +139,11 @@ def watch(referee: Referee, shots: Iterable[Shot], camera: Camera, truth: Sequen
         while asked:  # an answer may raise a further question
             event = asked.pop(0)
             reply: list[Event] = []
+            made = plies[min(position, len(plies) - 1)]
             if isinstance(event, NeedsConfirmationEvent):
-                reply = _answer(referee, event, truth)
+                reply = _answer(referee, event, truth) or (_correct(referee, truth, made) if truth else [])
             elif isinstance(event, MisreadEvent) and truth:
-                reply = _correct(referee, truth, plies[min(position, len(plies) - 1)])
+                reply = _correct(referee, truth, made)
             answered += reply
             asked += reply
         run.events += events + answered

@@ -1,4 +1,4 @@
-"""When a move out of turn is more likely the camera's mistake than the players'.
+"""When what the camera shows is more likely its mistake than the players': ask, do not rule.
 
 The referee asks instead of flagging such a move (``Referee._illegal``) in two cases:
 
@@ -8,6 +8,10 @@ The referee asks instead of flagging such a move (``Referee._illegal``) in two c
   side to move's pieces), two rules broken at once against one colour misread;
 - any move out of turn after a hand reached over the board and left it seemingly unchanged
   (``quiet_visit``): the side to move may have played there and the camera not seen it.
+
+After such a quiet visit, a view that several moves at once explain is asked about too, rather
+than recorded: the moves that fit it may be others than were played around a move not seen
+(a tile the camera misses makes the turns look right one move short).
 """
 
 from __future__ import annotations
@@ -35,3 +39,9 @@ def missed_move_message(board: Board, move: Move, quiet_visit: float) -> str:
     assert piece is not None
     return (f"{piece.colour.title} moved {piece} on {turn}'s turn, but a hand reached over the board at "
             f"{quiet_visit:.1f} s and nothing seemed to change: perhaps {turn}'s move was not seen")
+
+
+def unseen_move_reason(quiet_visit: float) -> str:
+    """Why several moves seen at once after a quiet hand visit are asked about."""
+    return (f"several moves at once, and a hand reached over the board at {quiet_visit:.1f} s and nothing "
+            "seemed to change: perhaps a move was not seen")

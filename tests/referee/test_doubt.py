@@ -1,10 +1,10 @@
-"""A move out of turn that the camera more likely caused is asked about, not flagged."""
+"""What the camera more likely caused is asked about, not flagged or recorded."""
 
 from __future__ import annotations
 
 from table_sim import kinds, of, uhps
 
-from rules import Colour
+from rules import Colour, Piece
 from rules.explain import Rule
 
 OPENING = ("wG1", "bG1 wG1-", "wQ -wG1", "bQ bG1-")  # wQ(-1,0) wG1(0,0) bG1(1,0) bQ(2,0); White to move
@@ -58,3 +58,19 @@ def test_a_move_recorded_after_the_quiet_visit_ends_the_doubt(table) -> None:
     events = t.still()
     assert kinds(events) == ["illegal"]
     assert of(events, "illegal")[0].rule == Rule.NOT_YOUR_TURN.value
+
+
+def test_several_moves_at_once_after_a_quiet_visit_are_a_question(table) -> None:
+    t = table(*OPENING)
+    t.hand()
+    t.play("wA1 -wQ")
+    unseen = t.transform.apply(t.board.position_of(Piece.parse("wA1")))
+    assert kinds(t.still(tiles=tuple(s for s in t.seen() if s.cell != unseen))) == []  # the camera misses wA1
+    t.hand()
+    t.play("bA1 bQ-", "wS1 wQ\\")  # Black, then White at once: it looks like White, then Black
+    events = t.still(tiles=tuple(s for s in t.seen() if s.cell != unseen))
+    assert kinds(events) == ["needs_confirmation"]
+    asked = of(events, "needs_confirmation")[0]
+    assert "not seen" in asked.reason and len(uhps(t.referee)) == len(OPENING)
+    moves = [e.uhp for e in of(t.referee.correct("wA1 -wQ; bA1 bQ-; wS1 wQ\\"), "move")]
+    assert moves == ["wA1 -wQ", "bA1 bQ-", "wS1 wQ\\"]
