@@ -15,8 +15,9 @@ a forced pass), that explain it:
 - only if nothing fits that way (and under a registration most pieces agree with), one sure
   read may be wrong about the creature (or, where it just moved, the colour) of a piece whose
   identity the game already knows (it stayed put, or its origin shows which piece moved: a
-  piece cannot turn into another, so that is the camera's mistake), and a tile missing
-  beside a tall stack may be hidden by it (its absence proves nothing).
+  piece cannot turn into another, so that is the camera's mistake), a tile missing
+  beside a tall stack may be hidden by it (its absence proves nothing), and one tile seen in
+  a hole of the hive where no move put a piece may be the table seen through the hole.
 
 When nothing legal fits, ``attempts.reconstruct`` names the move someone attempted, or
 reports a misread; ``nearest_moves`` then says which legal moves come closest, for a person
@@ -207,9 +208,12 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
     an unsure read.
     """
     relabels = 1 if lenient else 0
-    changes = changed(seen, reference)
+    holes: set[Hex] = set()
     if lenient:
         hidden = hidden | _behind_tall_stacks(board, seen)
+        holes = _hole_phantom(board, seen)
+        seen = {c: read for c, read in seen.items() if c not in holes}
+    changes = changed(seen, reference)
     # cells that may stay as they are (now read as the position has them, or read unsure
     # where there is a piece, or unseen beside a tall stack) need no move; the others do
     firm = {c for c in changes if c in seen and seen[c].label != before.get(c) and (seen[c].sure or c not in before)
@@ -276,9 +280,18 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
 
     if count == 0:
         unsure = fits(changes, ())
-        return [] if unsure is None else [((), unsure)]
-    search(count, (), set(), None)
-    return found
+        found = [] if unsure is None else [((), unsure)]
+    else:
+        search(count, (), set(), None)
+    return [(moves, unsure + len(holes)) for moves, unsure in found]
+
+
+def _hole_phantom(board: Board, seen: Scene) -> set[Hex]:
+    """The cell of a tile seen where the position has none, in a hole of the hive (all six
+    neighbours seen), if there is exactly one: the table seen through the hole, taken for a tile."""
+    stacks = board.stacks()
+    holes = {c for c in seen if c not in stacks and all(n in seen for n in neighbours(c))}
+    return holes if len(holes) == 1 else set()
 
 
 def _relabel_allowed(read: Label, expected: Label, arrived: bool) -> bool:

@@ -7,6 +7,7 @@ from dataclasses import replace
 from table_sim import kinds, of, table_uhps, uhps
 
 from rules import Bug, Colour, Piece
+from rules.observation import TileSighting
 from rules.referee import RefereeConfig
 from rules.referee.registration import Transform
 
@@ -231,3 +232,30 @@ def test_a_tile_missing_away_from_tall_stacks_is_still_a_misread(table) -> None:
     away = t.transform.apply((2, 0))  # bQ: two cells from the tower
     events = t.still(10, tiles=tuple(s for s in t.seen() if s.cell != away))
     assert kinds(events) == ["misread"]
+
+
+# a ring round the empty cell (0, 1); White to move
+RING = ("wA1", "bA1 /wA1", "wS1 wA1-", "bA2 bA1\\", "wQ wS1\\", "bB1 bA2\\", "wA2 wQ\\", "bQ -bA1", "wA2 /bQ",
+        "bB1 bA2-")
+
+
+def test_a_tile_seen_in_a_hole_of_the_hive_is_the_table_through_it(table) -> None:
+    t = table(*RING, game_type="Base")
+    hole = t.transform.apply((0, 1))
+    phantom = TileSighting(hole[0], hole[1], Colour.BLACK, Bug.GRASSHOPPER, 0.99, 1)
+    t.hand()
+    t.play("wG1 wS1-")
+    events = t.still(30, tiles=(*t.seen(), phantom))
+    assert kinds(events) == ["move"] and uhps(t.referee)[-1] == table_uhps(t)[-1]
+    t.hand()
+    t.play("bG1 \\bQ")
+    assert [e.uhp for e in of(t.still(), "move")] == [table_uhps(t)[-1]]  # the phantom gone, nothing amiss
+
+
+def test_a_tile_seen_in_a_gap_open_to_the_table_is_no_phantom(table) -> None:
+    t = table(*RING, game_type="Base", config=RefereeConfig(stable_seconds=0.3, misread_after_seconds=0.5))
+    t.hand()
+    t.play("wG1 wS1-")
+    gap = t.transform.apply((1, -1))  # beside White's tiles, not enclosed: a black tile there is a tile
+    events = t.still(10, tiles=(*t.seen(), TileSighting(gap[0], gap[1], Colour.BLACK, Bug.GRASSHOPPER, 0.99, 1)))
+    assert kinds(events) == ["move", "illegal"] and of(events, "illegal")[0].uhp.startswith("bG1")
