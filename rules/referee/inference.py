@@ -211,7 +211,7 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
     holes: set[Hex] = set()
     if lenient:
         hidden = hidden | _behind_tall_stacks(board, seen)
-        holes = _hole_phantom(board, seen)
+        holes = _hole_phantom(before, seen)
         seen = {c: read for c, read in seen.items() if c not in holes}
     changes = changed(seen, reference)
     # cells that may stay as they are (now read as the position has them, or read unsure
@@ -286,11 +286,10 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
     return [(moves, unsure + len(holes)) for moves, unsure in found]
 
 
-def _hole_phantom(board: Board, seen: Scene) -> set[Hex]:
-    """The cell of a tile seen where the position has none, in a hole of the hive (all six
-    neighbours seen), if there is exactly one: the table seen through the hole, taken for a tile."""
-    stacks = board.stacks()
-    holes = {c for c in seen if c not in stacks and all(n in seen for n in neighbours(c))}
+def _hole_phantom(before: Mapping[Hex, Label], seen: Scene) -> set[Hex]:
+    """The cell of a tile seen where the position ``before`` has none, in a hole of the hive (all
+    six neighbours seen), if there is exactly one: the table seen through the hole, taken for a tile."""
+    holes = {c for c in seen if c not in before and all(n in seen for n in neighbours(c))}
     return holes if len(holes) == 1 else set()
 
 

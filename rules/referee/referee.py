@@ -177,11 +177,11 @@ class Referee:
                 return []
             return self._ask(candidates, scene, since)
         chosen = candidates[0]
-        if self._quiet_visit is not None and sum(not m.is_pass for m in chosen.moves) > 1:
-            return self._ask(candidates, scene, since, unseen_move_reason(self._quiet_visit))
         pending = self._pending
         if isinstance(pending, _Restore) and chosen.moves and chosen.moves[:len(pending.undone)] == pending.undone:
             return []  # the board still shows the undone moves
+        if self._quiet_visit is not None and sum(not m.is_pass for m in chosen.moves) > 1:
+            return self._ask(candidates, scene, since, unseen_move_reason(self._quiet_visit))
         self._pending = None
         self._resolve_attempt("taken back")
         self._accept(scene, chosen.transform)

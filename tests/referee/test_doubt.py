@@ -74,3 +74,12 @@ def test_several_moves_at_once_after_a_quiet_visit_are_a_question(table) -> None
     assert "not seen" in asked.reason and len(uhps(t.referee)) == len(OPENING)
     moves = [e.uhp for e in of(t.referee.correct("wA1 -wQ; bA1 bQ-; wS1 wQ\\"), "move")]
     assert moves == ["wA1 -wQ", "bA1 bQ-", "wS1 wQ\\"]
+
+
+def test_moves_taken_back_while_the_board_still_shows_them_are_no_question(table) -> None:
+    t = table(*OPENING)
+    t.hand()
+    assert kinds(t.still()) == []  # a quiet visit
+    t.referee.undo()
+    t.referee.undo()
+    assert kinds(t.still()) == [] and t.referee.pending().kind == "restore"
