@@ -10,7 +10,8 @@ where it was (or from beside the hive) to where it goes. A shot's registration
 the whole hive slides a few millimetres. With a ``style``, the game is filmed in the wide
 physical world (``vision.render.world``: any tile size and thickness, table, lamps, lens) in
 that art style, and the set is enrolled first from one photo of the documented layout on the
-same table, as a user would (the built-in profile if that enrollment fails).
+same table, as a user would (taken again nearer if hivecam finds its tiles too small; the
+built-in profile if that enrollment fails).
 """
 
 from __future__ import annotations
@@ -28,12 +29,11 @@ from rules.pieces import Piece
 from calibration.errors import CalibrationError
 from calibration.layout import DEFAULT_LAYOUT
 from rules.referee.synthetic import Shot
-from vision.enroll import enroll
 from vision.profile import CreatureProfile, default_profile, demo_profile
 from vision.detect import Detector
 from vision.render.camera import HEIGHT, WIDTH, SyntheticCamera
 from vision.render.game import start_point
-from vision.render.photos import framed_photo
+from vision.render.photos import enrolled_as_told
 from vision.render.scene import (GAP_MM, TILE_SIZES, Conditions, cell_centre_mm, random_conditions, random_lamp,
                                  render_position)
 from vision.render.world import random_world
@@ -95,9 +95,10 @@ class RenderedCamera:
         self.detector = Detector(profile, light=SessionLight())  # one session: one table, one camera
 
     def _enrolled(self, conditions: Conditions) -> CreatureProfile:
-        """The set enrolled from one photo of the documented layout on this table (built-in if that fails)."""
+        """The set enrolled from one photo of the documented layout on this table (taken again nearer
+        if hivecam asks; the built-in profile if that fails)."""
         try:
-            return enroll([framed_photo(DEFAULT_LAYOUT, conditions)], DEFAULT_LAYOUT)
+            return enrolled_as_told(DEFAULT_LAYOUT, conditions)
         except CalibrationError as exc:
             self.stats.enrollment_failed = str(exc)
             return default_profile()

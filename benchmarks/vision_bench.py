@@ -44,7 +44,7 @@ from vision.detect import Detector  # noqa: E402
 from vision.session_light import SessionLight  # noqa: E402
 from vision.enroll import enroll  # noqa: E402
 from vision.profile import CreatureProfile, default_profile  # noqa: E402
-from vision.render.photos import enrollment_photos, framed_photo  # noqa: E402
+from vision.render.photos import enrolled_as_told, enrollment_photos  # noqa: E402
 from vision.render.scene import Position, random_conditions, random_lamp, render_position  # noqa: E402
 from vision.training.styles import BLIND_STYLES, TRAINING_STYLES  # noqa: E402
 from vision.render.world import random_world  # noqa: E402
@@ -168,13 +168,14 @@ class Enrolled:
 
 
 def style_enrollment(style: str, rng: np.random.Generator) -> Enrolled:
-    """The set of ``style`` enrolled from one photo in a layout picked at random."""
+    """The set of ``style`` enrolled from one photo in a layout picked at random (taken again
+    nearer if hivecam finds its tiles too small to learn from, as a user would)."""
     name, layout = [("documented", DEFAULT_LAYOUT), ("rows", ROWS_LAYOUT),
                     ("scatter", scatter_layout(rng))][int(rng.integers(3))]
     world = replace(random_world(rng, style), hand=False, objects=(), aim_mm=(0.0, 0.0))  # the user frames the layout
     look = {"art_variant": world.art_variant, "mono": world.mono}
     try:
-        return Enrolled(enroll([framed_photo(layout, world)], layout), name, look)
+        return Enrolled(enrolled_as_told(layout, world), name, look)
     except CalibrationError as exc:
         return Enrolled(str(exc), name, look)
 

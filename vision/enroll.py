@@ -41,6 +41,19 @@ RECOVER_SHARE = 0.6  # a cell with no top found counts as shown if its face look
 TOP_THRESHOLD = 0.15  # centre heat of a top here: lower than in play, as the layout's shape vets every top
 CLOSER = 2  # a photo whose tiles are too small to find is looked at again this many times as large
 MAX_CLOSER_SIDE = 4096  # pixels: ... unless that makes it larger than this
+MIN_PITCH = 20.0  # pixels between tile centres in a photo, below which its tops show too little to learn from
+SPARE = 0.9  # a photo too far off is asked to come this much nearer than just near enough
+
+
+class TooFar(CalibrationError):
+    """A photo that failed because its tiles look small: ``nearer`` is the share of its present
+    distance the camera should come to (e.g. 0.7: 30 % closer), with a tenth to spare."""
+
+    def __init__(self, message: str, pitch: float, wanted: float, need: str) -> None:
+        self.nearer = SPARE * pitch / wanted
+        super().__init__(f"{message}: the tiles are only {int(pitch)} pixels apart, and tiles {wanted:.0f} or more "
+                         f"pixels apart {need}: bring the camera to about {100 * self.nearer:.0f} % of its "
+                         "distance from the pieces, or use the normal lens rather than the wide one")
 
 
 @dataclass(frozen=True)
@@ -133,11 +146,13 @@ def _recovered(maps: TileMaps, placement: Placement, layout: Layout) -> dict[tup
     return recovered
 
 
-def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper
+def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper, scale: float = 1.0
             ) -> tuple[Placement, dict[tuple[int, int], np.ndarray], list[str]]:
-    """The layout's placement in one photo, the centre of each piece it shows, and the pieces it
-    does not show, each with where it was looked for; ``CalibrationError`` naming them if too many
-    are missing to trust the placement."""
+    """The layout's placement in one look at a photo (``scale``: photo pixels per pixel of the
+    look), the centre of each piece it shows, and the pieces it does not show, each with where it
+    was looked for; ``CalibrationError`` naming them if too many are missing to trust the
+    placement (``TooFar`` if the tiles seen are small), or ``TooFar`` if the tiles are too small
+    to learn from."""
     maps, found = tile_tops(mapper, frame, TOP_THRESHOLD)
     if not found:
         raise CalibrationError(f"{label}: no tiles found (is the camera looking at the laid-out pieces, "
@@ -149,30 +164,27 @@ def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper
     absent = [f"{layout[c].name} at {c} (looked near pixel {tuple(int(v) for v in placement.lattice.pixel(c))})"
               for c in layout if c not in centres]
     if len(absent) > (1 - MIN_FOUND) * len(layout):
-        raise CalibrationError(f"{label}: {len(absent)} of {len(layout)} layout pieces not found: "
-                               f"{_listed(absent)} (is every tile in view, laid out as the layout says, "
-                               f"uncovered? {len(found)} tiles seen){_too_far(found)}")
+        message = (f"{label}: {len(absent)} of {len(layout)} layout pieces not found: {_listed(absent)} (is every "
+                   f"tile in view, laid out as the layout says, uncovered? {len(found)} tiles seen)")
+        if median_pitch(found) * scale < SMALL_PITCH:
+            raise TooFar(message, median_pitch(found) * scale, SMALL_PITCH, "are found reliably")
+        raise CalibrationError(message)
+    pitch = scale * float(np.median(placement.lattice.pitches(np.array(list(centres), float))))
+    if pitch < MIN_PITCH:
+        raise TooFar(f"{label}: tiles too small to learn the creatures from", pitch, MIN_PITCH, "are needed")
     return placement, centres, absent
-
-
-def _too_far(found: list[Peak]) -> str:
-    """A hint to bring the camera closer where the tiles found look too small to read well."""
-    pitch = median_pitch(found)
-    if pitch >= SMALL_PITCH:
-        return ""
-    return (f"; the tiles seen are only {pitch:.0f} pixels apart, and tiles {SMALL_PITCH:.0f} or more "
-            "pixels apart read best: bring the camera closer, or use the normal lens rather than the wide one")
 
 
 def _placed_closer(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper
                    ) -> tuple[np.ndarray, Placement, dict[tuple[int, int], np.ndarray], list[str]]:
     """``_placed`` on the photo and, unless that shows every piece, on the photo CLOSER times as
     large (tiles too small to find well: a far or wide camera): the look that shows the most
-    pieces, the photo it used first. If every look fails, the first failure is the one reported."""
+    pieces, the photo it used first. If every look fails, the failure reported is the first that
+    says how near to come, else the first."""
     best, failures = None, []
     for look in _looks(frame):
         try:
-            placed = look, *_placed(look, layout, label, mapper)
+            placed = look, *_placed(look, layout, label, mapper, frame.shape[1] / look.shape[1])
         except CalibrationError as exc:
             failures.append(exc)
             continue
@@ -181,7 +193,7 @@ def _placed_closer(frame: np.ndarray, layout: Layout, label: str, mapper: TileMa
         if not best[3]:
             break
     if best is None:
-        raise failures[0]
+        raise next((failure for failure in failures if isinstance(failure, TooFar)), failures[0])
     return best
 
 
@@ -216,11 +228,11 @@ def enroll(images: Iterable[np.ndarray | str | os.PathLike[str]], layout: str | 
     for index, item in enumerate(photos):
         frame = _image(item, index)
         label = str(item) if isinstance(item, (str, os.PathLike)) else f"photo {index + 1}"
-        frame, placement, centres, absent = _placed_closer(frame, cells, label, mapper)
+        look, placement, centres, absent = _placed_closer(frame, cells, label, mapper)
         left_out += [f"{label}: {_listed(absent)}"] if absent else []
         for cell, centre in centres.items():
             piece = cells[cell]
-            embedded = embedder.embed(_crops(frame, centre, placement.lattice.basis(cell), rng))
+            embedded = embedder.embed(_crops(look, centre, placement.lattice.basis(cell), rng))
             examples.setdefault((piece.colour, piece.bug), []).extend(embedded)
     unseen = [f"{c.title} {b.title}" for c in Colour for b in Bug if (c, b) not in examples]
     if unseen:

@@ -14,9 +14,9 @@ from rules.pieces import Colour
 from vision import enroll as enrollment
 from vision.enroll import enroll, place_layout
 from vision.lattice import plane_points
-from vision.render.photos import framed_photo
+from vision.render.photos import enrolled_as_told, framed_photo
 from vision.render.scene import Conditions
-from vision.tilemaps import BLACK_TOP, CLASSES, STRIDE, WHITE_TOP, Peak, TileMapper, TileMaps, cell_of
+from vision.tilemaps import BLACK_TOP, CLASSES, STRIDE, WHITE_TOP, Peak, TileMaps, cell_of
 
 _ROWS = ("wQ wS1 wS2 wB1 wB2 wG1 wG2", "wG3 wA1 wA2 wA3 wM wL wP", "bQ bS1 bS2 bB1 bB2 bG1 bG2",
          "bG3 bA1 bA2 bA3 bM bL bP")
@@ -130,12 +130,23 @@ def test_a_piece_with_no_top_found_is_taken_where_the_map_shows_its_face(monkeyp
     assert "bA2 at" in profile.note and "wA3 at" in profile.note and "wA1 at" not in profile.note
 
 
-def test_a_photo_whose_tiles_are_too_small_is_looked_at_again_twice_as_large() -> None:
-    far = framed_photo(DEFAULT_LAYOUT, Conditions(height_mm=1800, tile_size="pocket", hfov_deg=102, seed=3))
-    with pytest.raises(CalibrationError, match=r"layout pieces not found.*only \d+ pixels apart.*bring the camera closer"):
-        enrollment._placed(far, parse_layout(DEFAULT_LAYOUT), "photo 1", TileMapper())
-    profile = enroll([far])
-    assert "not found" not in profile.note
+def test_a_photo_whose_tiles_are_too_small_to_learn_from_says_how_much_closer_to_come() -> None:
+    """Pocket tiles under a wide lens from 1.8 m lie 7 pixels apart: found (at twice the size),
+    but too small to learn their creatures from. Coming as close as the error says works."""
+    far = Conditions(height_mm=1800, tile_size="pocket", hfov_deg=102, seed=3)
+    with pytest.raises(enrollment.TooFar, match=r"only [5-9] pixels apart.*bring the camera to about") as raised:
+        enroll([framed_photo(DEFAULT_LAYOUT, far)])
+    assert 0.2 < raised.value.nearer < 0.45
+    assert "not found" not in enrolled_as_told(DEFAULT_LAYOUT, far).note  # the photo taken again that near
+
+
+def test_tiles_just_too_small_are_refused_even_when_every_piece_is_found(monkeypatch) -> None:
+    pieces = parse_layout(DEFAULT_LAYOUT).values()
+    tops = seen(DEFAULT_LAYOUT, camera(30.0, 15.0, 0.0))
+    monkeypatch.setattr(enrollment, "tile_tops", lambda mapper, frame, threshold: (_maps({}), tops))
+    with pytest.raises(enrollment.TooFar, match="only 15 pixels apart") as raised:
+        enrollment.enroll([np.full((720, 1280, 3), 128, np.uint8)])
+    assert raised.value.nearer == pytest.approx(0.9 * 0.75, abs=0.01) and len(tops) == len(pieces)
 
 
 def test_a_piece_missed_at_the_photos_size_is_looked_for_twice_as_large(monkeypatch) -> None:
@@ -151,3 +162,17 @@ def test_a_piece_missed_at_the_photos_size_is_looked_for_twice_as_large(monkeypa
                         lambda mapper, frame, threshold: (maps, near if frame.shape[1] > 1280 else far))
     profile = enrollment.enroll([np.full((720, 1280, 3), 128, np.uint8)])
     assert "not found" not in profile.note
+
+
+def test_pieces_missed_at_both_sizes_of_small_tiles_say_how_near_to_come(monkeypatch) -> None:
+    """Nothing found at the photo's size, and at twice the size tiles 21 pixels apart (in the
+    photo) with five pieces missing: the error names them and how near to come."""
+    pieces = parse_layout(DEFAULT_LAYOUT).values()
+    every = list(zip(seen(DEFAULT_LAYOUT, camera(0.0, 42.0, 0.0)), pieces))
+    near = [top for top, piece in every if piece.name not in {"wG2", "bS1", "bG3", "bA1", "bA2"}]
+    monkeypatch.setattr(enrollment, "tile_tops",
+                        lambda mapper, frame, threshold: (_maps({}), near if frame.shape[1] > 1280 else []))
+    with pytest.raises(enrollment.TooFar, match=r"5 of 28 layout pieces not found: wG2 at.*only 21 pixels apart"
+                       r".*32 or more pixels apart are found reliably.*about 59 %") as raised:
+        enrollment.enroll([np.full((720, 1280, 3), 128, np.uint8)])
+    assert raised.value.nearer == pytest.approx(0.9 * 21 / 32, abs=0.01)

@@ -7,6 +7,8 @@ from dataclasses import replace
 import numpy as np
 
 from calibration.layout import DEFAULT_LAYOUT, layout_position
+from vision.enroll import TooFar, enroll
+from vision.profile import CreatureProfile
 from vision.render.scene import Conditions, random_conditions, render_position
 
 RAISE = 1.2  # the camera goes this much higher each time the layout does not fit in the view
@@ -30,3 +32,13 @@ def framed_photo(layout: str, conditions: Conditions, tries: int = 8) -> np.ndar
             break
         conditions = replace(conditions, height_mm=conditions.height_mm * RAISE)
     return photo
+
+
+def enrolled_as_told(layout: str, conditions: Conditions) -> CreatureProfile:
+    """The set enrolled from one framed photo of ``layout``, as a user does it: a photo whose tiles
+    hivecam finds too small is taken once more, the camera as near as the error asks."""
+    try:
+        return enroll([framed_photo(layout, conditions)], layout)
+    except TooFar as exc:
+        nearer = replace(conditions, height_mm=conditions.height_mm * exc.nearer)
+        return enroll([framed_photo(layout, nearer)], layout)
