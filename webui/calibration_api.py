@@ -41,7 +41,7 @@ def enroll_from_camera() -> Response:
     if bool_field(json_body(), "reset"):
         enrollment.reset()
     try:
-        photos = enrollment.add_photo()
+        photos, note = enrollment.add_photo()
     except LookupError as exc:
         raise ApiError(409, str(exc)) from None
     except CalibrationError as exc:
@@ -49,7 +49,8 @@ def enroll_from_camera() -> Response:
                             "and try again.") from None
     return jsonify(photos=photos, profile=str(enrollment.path),
                    message=f"Learned your set from {photos} photo{'s' if photos > 1 else ''}; "
-                           "it is in use now. Turn the block and add another photo to make it surer.")
+                           f"it is in use now{f' ({note})' if note else ''}. Turn the block and add another photo "
+                           "to make it surer.")
 
 
 @functools.cache

@@ -31,8 +31,9 @@ class Enrollment:
         self.photos: list[np.ndarray] = []
         self._lock = threading.Lock()
 
-    def add_photo(self) -> int:
-        """Enroll with the newest frame added; return the photo count.
+    def add_photo(self) -> tuple[int, str]:
+        """Enroll with the newest frame added; return the photo count and the profile's note
+        (the pieces no photo showed, left out).
 
         ``CalibrationError`` (layout not found, a piece missing, ...) leaves the photos and
         the profile in use as they were; ``LookupError`` if the camera has no frame yet.
@@ -46,7 +47,7 @@ class Enrollment:
             profile.save(self.path)
             self.photos = photos
             self.use_profile(profile)
-            return len(photos)
+            return len(photos), profile.note
 
     def reset(self) -> None:
         """Forget this session's photos (the saved profile stays in use)."""

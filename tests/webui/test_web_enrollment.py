@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from webhelpers import PIN, csrf
 
+from calibration.layout import DEFAULT_LAYOUT
 from vision.profile import CreatureProfile
 from vision.render.photos import enrollment_photos
 from webui.app import create_app
@@ -80,6 +81,14 @@ def test_a_view_without_the_layout_is_refused_and_changes_nothing(enrolling, cam
     assert response.status_code == 422
     assert "Lay the pieces out as the picture shows" in response.get_json()["error"]
     assert (data_dir / "profile.json").read_bytes() == before and len(camera.used) == 1
+
+
+def test_a_piece_no_photo_shows_is_named_in_the_message(enrolling, camera):
+    layout = "\n".join(line for line in DEFAULT_LAYOUT.splitlines() if not line.endswith(" wA2"))
+    camera.frame = enrollment_photos(1, seed=7, style="b", layout=layout)[0]
+    response = enrolling.enroll()
+    assert response.status_code == 200, response.get_json()
+    assert "pieces not found, left out" in response.get_json()["message"] and "wA2 at" in response.get_json()["message"]
 
 
 def test_bad_reset_flag_is_400(enrolling, camera, layout_photos):
