@@ -111,11 +111,11 @@ def test_live_page_records_the_taken_back_attempt_and_the_clocks(open_page):
     assert "White 1" in page.inner_text("#warnings")  # the warnings count stays after the banner
 
     # the clocks: visible, and the side to move counts on between updates
-    page.wait_for_selector("#clocks .clock.running")
-    before = clock_seconds(page.inner_text("#clocks .clock.running .time"))
+    side = page.wait_for_selector("#clocks .clock.running").get_attribute("data-colour")
+    before = clock_seconds(page.inner_text(f"#clocks .clock[data-colour={side}] .time"))
     page.wait_for_timeout(2200)
-    running = page.locator("#clocks .clock.running .time")
-    assert running.count() == 0 or clock_seconds(running.inner_text()) != before
+    still = page.locator(f"#clocks .clock.running[data-colour={side}] .time")  # none if a move came meanwhile
+    assert still.count() == 0 or clock_seconds(still.inner_text()) != before
 
     page.wait_for_function("document.querySelectorAll('#moves li.move').length >= 6")
     assert re.search(r"Move \d+ · (White|Black)'s turn \d+", page.inner_text("#turn"))
