@@ -151,8 +151,7 @@ def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper, s
     """The layout's placement in one look at a photo (``scale``: photo pixels per pixel of the
     look), the centre of each piece it shows, and the pieces it does not show, each with where it
     was looked for; ``CalibrationError`` naming them if too many are missing to trust the
-    placement (``TooFar`` if the tiles seen are small), or ``TooFar`` if the tiles are too small
-    to learn from."""
+    placement (``TooFar`` if the tiles seen are small)."""
     maps, found = tile_tops(mapper, frame, TOP_THRESHOLD)
     if not found:
         raise CalibrationError(f"{label}: no tiles found (is the camera looking at the laid-out pieces, "
@@ -166,12 +165,10 @@ def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper, s
     if len(absent) > (1 - MIN_FOUND) * len(layout):
         message = (f"{label}: {len(absent)} of {len(layout)} layout pieces not found: {_listed(absent)} (is every "
                    f"tile in view, laid out as the layout says, uncovered? {len(found)} tiles seen)")
-        if median_pitch(found) * scale < SMALL_PITCH:
-            raise TooFar(message, median_pitch(found) * scale, SMALL_PITCH, "are found reliably")
+        pitch = median_pitch(found) * scale
+        if pitch < SMALL_PITCH:
+            raise TooFar(message, pitch, SMALL_PITCH, "are found reliably")
         raise CalibrationError(message)
-    pitch = scale * float(np.median(placement.lattice.pitches(np.array(list(centres), float))))
-    if pitch < MIN_PITCH:
-        raise TooFar(f"{label}: tiles too small to learn the creatures from", pitch, MIN_PITCH, "are needed")
     return placement, centres, absent
 
 
@@ -180,7 +177,8 @@ def _placed_closer(frame: np.ndarray, layout: Layout, label: str, mapper: TileMa
     """``_placed`` on the photo and, unless that shows every piece, on the photo CLOSER times as
     large (tiles too small to find well: a far or wide camera): the look that shows the most
     pieces, the photo it used first. If every look fails, the failure reported is the first that
-    says how near to come, else the first."""
+    says how near to come, else the first. ``TooFar`` if the photo's tiles are too small to learn
+    from (however large the look)."""
     best, failures = None, []
     for look in _looks(frame):
         try:
@@ -194,6 +192,10 @@ def _placed_closer(frame: np.ndarray, layout: Layout, label: str, mapper: TileMa
             break
     if best is None:
         raise next((failure for failure in failures if isinstance(failure, TooFar)), failures[0])
+    look, placement, centres, _ = best
+    pitch = frame.shape[1] / look.shape[1] * float(np.median(placement.lattice.pitches(np.array(list(centres), float))))
+    if pitch < MIN_PITCH:
+        raise TooFar(f"{label}: tiles too small to learn the creatures from", pitch, MIN_PITCH, "are needed")
     return best
 
 
