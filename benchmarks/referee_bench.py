@@ -2,7 +2,7 @@
 
     python benchmarks/referee_bench.py [--camera simulated|rendered] [--games N] [--every K]
         [--first I] [--workers W] [--seed 1] [--stable 0.3] [--min-confidence 0.6] [--lamp] [--world]
-        [--no-learn] [--shared ../shared]
+        [--no-learn] [--photos 1|2] [--shared ../shared]
 
 Each game is played in front of a 10 fps camera: a hand hides the board while each move
 is made, the hive is now and then knocked, and some replies come before the board is
@@ -16,7 +16,8 @@ still (two moves between steady views). The camera is either
   runs it); films are lean (~0.1-0.2 s of CPU a frame). ``--lamp`` switches a lamp of
   random colour and brightness on halfway through each game. ``--world`` films each game in
   the wide physical world (``vision.render.world``), the art styles in turn (the blind ones
-  included), the set enrolled first from one photo of the documented layout on that table.
+  included), the set enrolled first from one photo of the documented layout on that table
+  (``--photos 2``: and a second of the block turned half round, as the calibration page asks).
 
 Reported:
 
@@ -379,6 +380,7 @@ class Options:
     lamp: bool = False  # rendered: a lamp of random colour comes on halfway through each game
     world: bool = False  # rendered: the wide world, each game in the next art style, the set enrolled first
     learn: bool = True  # rendered: the detector learns the set from the tops the record names
+    photos: int = 1  # wide world: enrollment photos (the block turned half round between them)
 
 
 @dataclass
@@ -417,7 +419,7 @@ def play_game(index: int, path: Path, options: Options) -> GameResult:
         from rendered_camera import WORLD_STYLES, RenderedCamera  # numpy, OpenCV and the renderer only when asked
 
         style = WORLD_STYLES[index % len(WORLD_STYLES)] if options.world else None
-        camera: Camera = RenderedCamera(rng.randrange(1 << 30), options.lamp, style)
+        camera: Camera = RenderedCamera(rng.randrange(1 << 30), options.lamp, style, options.photos)
         pace, hold = RENDERED_PACE, RENDERED_HOLD
     else:
         camera, pace, hold = noisy_camera(rng), Pace(), (12, 25)
@@ -556,6 +558,9 @@ def main() -> int:
     parser.add_argument("--world", action="store_true",
                         help="rendered: film in the wide world, each game in the next art style (blind ones "
                              "included), the set enrolled first from one photo")
+    parser.add_argument("--photos", type=int, default=1, choices=(1, 2),
+                        help="--world: enrollment photos (2: the block turned half round between them, as the "
+                             "calibration page asks)")
     parser.add_argument("--no-learn", action="store_true",
                         help="rendered: the detector does not learn the set from the game record")
     parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
@@ -570,7 +575,7 @@ def main() -> int:
     if args.world and args.camera != "rendered":
         parser.error("--world films rendered frames: add --camera rendered")
     config = RefereeConfig(stable_seconds=args.stable, min_confidence=args.min_confidence)
-    options = Options(args.camera, args.seed, config, args.lamp, args.world, not args.no_learn)
+    options = Options(args.camera, args.seed, config, args.lamp, args.world, not args.no_learn, args.photos)
     started = time.perf_counter()
     results: list[GameResult] = []
     work = [(index, path, options) for index, path in jobs]

@@ -77,9 +77,10 @@ class _Path:
 class RenderedCamera:
     """Shots in, observations out (``Observation.extra["detect_seconds"]`` is the recognition time)."""
 
-    def __init__(self, seed: int, lamp: bool = False, style: str | None = None) -> None:
+    def __init__(self, seed: int, lamp: bool = False, style: str | None = None, photos: int = 1) -> None:
         """With ``lamp``, a lamp of random colour is switched on halfway through the first film;
-        with ``style``, the films are drawn in the wide world in that art style."""
+        with ``style``, the films are drawn in the wide world in that art style, the set enrolled
+        first from ``photos`` photos."""
         self.rng = np.random.default_rng(seed)
         self.lamp = random_lamp(np.random.default_rng(seed + 1)) if lamp else None
         self.stats = FrameStats()
@@ -91,14 +92,14 @@ class RenderedCamera:
             self.base = replace(random_world(self.rng, style), hand=False, objects=(), aim_mm=(0.0, 0.0),
                                 bump_mm=(0.0, 0.0))
             self.thickness, self.pitch = self.base.thickness_mm, self.base.flats_mm + self.base.gap_mm
-            profile = self._enrolled(self.base)
+            profile = self._enrolled(self.base, photos)
         self.detector = Detector(profile, light=SessionLight())  # one session: one table, one camera
 
-    def _enrolled(self, conditions: Conditions) -> CreatureProfile:
-        """The set enrolled from one photo of the documented layout on this table (taken again nearer
-        if hivecam asks; the built-in profile if that fails)."""
+    def _enrolled(self, conditions: Conditions, photos: int) -> CreatureProfile:
+        """The set enrolled from ``photos`` photos of the documented layout on this table (taken again
+        nearer if hivecam asks; the built-in profile if that fails)."""
         try:
-            return enrolled_as_told(DEFAULT_LAYOUT, conditions)
+            return enrolled_as_told(DEFAULT_LAYOUT, conditions, photos)
         except CalibrationError as exc:
             self.stats.enrollment_failed = str(exc)
             return default_profile()

@@ -2,13 +2,15 @@
 
     python benchmarks/fetch_art.py   # once: the icon-set art styles
     python benchmarks/vision_bench.py [--frames 500] [--seed 1] [--sections styles,a,pocket,b,carbon,lamp]
+        [--styles a,b,...] [--photos 1|2]
 
 Positions are the championship GameStrings of the shared corpus (Mzinga's valid-moves test).
 ``styles``: every art style in the wide physical world (``vision.render.world``: solid
 bevelled tiles of any size and thickness, touching rows, any table, 1-3 lamps, glare, normal
 and wide lenses, hands, sleeves, cups, phones): one set of each style (one look of it) enrolled
 from one photo in a layout picked at random (the documented block, rows of one colour, a loose
-scatter) and then filmed on any table, and the style's sets of every look with the built-in
+scatter; ``--photos 2``: and a second photo of the block turned half round, as the calibration
+page asks) and then filmed on any table, and the style's sets of every look with the built-in
 profile; training styles first, the blind styles (never trained or tuned on) last, and the
 worst enrolled style. The classic sections: every frame gets a random camera pose (40-80 cm, tilt up to 30 degrees, any turn), lens,
 light, table and noise; one frame in five has a hand reaching over the hive (those frames
@@ -159,7 +161,7 @@ def scatter_layout(rng: np.random.Generator) -> str:
 
 @dataclass(frozen=True)
 class Enrolled:
-    """One style's set enrolled from one photo: the profile (or why enrollment failed), the layout
+    """One style's set enrolled from its photos: the profile (or why enrollment failed), the layout
     it was laid out in, and the set's look (every frame of the set shows the same tiles)."""
 
     profile: CreatureProfile | str
@@ -167,23 +169,24 @@ class Enrolled:
     look: dict[str, object]
 
 
-def style_enrollment(style: str, rng: np.random.Generator) -> Enrolled:
-    """The set of ``style`` enrolled from one photo in a layout picked at random (taken again
-    nearer if hivecam finds its tiles too small to learn from, as a user would)."""
+def style_enrollment(style: str, rng: np.random.Generator, photos: int = 1) -> Enrolled:
+    """The set of ``style`` enrolled from ``photos`` photos (the block turned half round between
+    them) in a layout picked at random (taken again nearer if hivecam finds its tiles too small to
+    learn from, as a user would)."""
     name, layout = [("documented", DEFAULT_LAYOUT), ("rows", ROWS_LAYOUT),
                     ("scatter", scatter_layout(rng))][int(rng.integers(3))]
     world = replace(random_world(rng, style), hand=False, objects=(), aim_mm=(0.0, 0.0))  # the user frames the layout
     look = {"art_variant": world.art_variant, "mono": world.mono}
     try:
-        return Enrolled(enrolled_as_told(layout, world), name, look)
+        return Enrolled(enrolled_as_told(layout, world, photos), name, look)
     except CalibrationError as exc:
         return Enrolled(str(exc), name, look)
 
 
-def style_rows(positions: list[Position], frames: int, seed: int, only: tuple[str, ...] = ()
+def style_rows(positions: list[Position], frames: int, seed: int, only: tuple[str, ...] = (), photos: int = 1
                ) -> list[tuple[str, dict[str, float]]]:
-    """Every art style (or those in ``only``) in the wide world: one set enrolled from one photo and
-    filmed on any table, and the style's sets (any look) with the built-in profile. Training styles
+    """Every art style (or those in ``only``) in the wide world: one set enrolled from ``photos``
+    photos and filmed on any table, and the style's sets (any look) with the built-in profile. Training styles
     first, the blind ones (never trained or tuned on) last. A style draws the same frames whether
     or not the others run."""
     rows = []
@@ -191,9 +194,9 @@ def style_rows(positions: list[Position], frames: int, seed: int, only: tuple[st
         if only and style not in only:
             continue
         tag = "blind " if style in BLIND_STYLES else ""
-        enrolled = style_enrollment(style, np.random.default_rng([seed, index]))
+        enrolled = style_enrollment(style, np.random.default_rng([seed, index]), photos)
         if isinstance(enrolled.profile, str):
-            print(f"{style}: enrollment from a {enrolled.layout} photo failed: {enrolled.profile}")
+            print(f"{style}: enrollment from {photos} {enrolled.layout} photo(s) failed: {enrolled.profile}")
         else:
             rows.append((f"{tag}{style}, enrolled ({enrolled.layout})",
                          run_section(Detector(enrolled.profile), positions, frames, seed + index, world=style,
@@ -225,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sections", default="styles,a,pocket,b,carbon,lamp")
     parser.add_argument("--styles", default="", help="styles section: only these styles (comma-separated)")
+    parser.add_argument("--photos", type=int, default=1, choices=(1, 2),
+                        help="styles section: enrollment photos (2: the block turned half round between them, "
+                             "as the calibration page asks)")
     args = parser.parse_args(argv)
     unknown = set(filter(None, args.styles.split(","))) - {*TRAINING_STYLES, *BLIND_STYLES}
     if unknown:
@@ -236,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[tuple[str, dict[str, float]]] = []
     print(f"{len(positions)} corpus positions, {args.frames} frames per section, seed {args.seed}")
     if "styles" in sections:
-        rows.extend(style_rows(positions, args.frames, args.seed, tuple(filter(None, args.styles.split(",")))))
+        rows.extend(style_rows(positions, args.frames, args.seed, tuple(filter(None, args.styles.split(","))),
+                               args.photos))
     if "a" in sections:
         rows.append(("style a, standard", run_section(Detector(default_profile()), positions, args.frames,
                                                       args.seed, style="a").row()))

@@ -71,12 +71,15 @@ def _layout(args: argparse.Namespace) -> None:
 
 
 def _enroll(args: argparse.Namespace) -> None:
+    from calibration.layout import SECOND_PHOTO
     from vision.enroll import enroll
 
     layout = Path(args.layout).read_text(encoding="utf-8") if args.layout else None
     profile = enroll([read_image(p) for p in args.images], layout)
     profile.save(args.out)
     print(f"{args.out}: creature profile written{f' ({profile.note})' if profile.note else ''}")
+    if len(args.images) == 1:
+        print(f"learnt from one photo: {SECOND_PHOTO} (enroll both photos together)", file=sys.stderr)
 
 
 ACTIONS = {"board": _board, "camera": _camera, "layout": _layout, "enroll": _enroll}

@@ -23,6 +23,10 @@ from rules.pieces import Bug, Colour, Piece
 _ROWS = ("wQ wS1 wS2 wB1 wB2 wG1 wG2 wG3", "wA1 wA2 wA3 wM wL wP bQ bS1",
          "bS2 bB1 bB2 bG1 bG2 bG3 bA1 bA2", "bA3 bM bL bP")
 DEFAULT_LAYOUT = "\n".join(f"{q} {r} {name}" for r, row in enumerate(_ROWS) for q, name in enumerate(row.split()))
+# what to do after the first enrollment photo: one photo's glare or blur on a top is learnt as
+# that creature's look, and a second photo puts them on other tops
+SECOND_PHOTO = ("turn the block half round and add a second photo: glare and blur then fall on other tiles, "
+                "and the creatures are read surer")
 
 Layout = dict[Hex, Piece]
 

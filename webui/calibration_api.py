@@ -6,6 +6,7 @@ import functools
 
 from flask import Blueprint, Response, jsonify
 
+from calibration.layout import SECOND_PHOTO
 from webui.context import services
 from webui.guard import controller
 from webui.validate import ApiError, bool_field, json_body
@@ -47,10 +48,10 @@ def enroll_from_camera() -> Response:
     except CalibrationError as exc:
         raise ApiError(422, f"{str(exc).rstrip('.')}. Lay the pieces out as the picture shows, all in view, "
                             "and try again.") from None
+    advice = f" Now {SECOND_PHOTO}." if photos == 1 else ""
     return jsonify(photos=photos, profile=str(enrollment.path),
                    message=f"Learned your set from {photos} photo{'s' if photos > 1 else ''}; "
-                           f"it is in use now{f' ({note})' if note else ''}. Turn the block and add another photo "
-                           "to make it surer.")
+                           f"it is in use now{f' ({note})' if note else ''}.{advice}")
 
 
 @functools.cache

@@ -90,6 +90,20 @@ def test_enroll_hands_images_and_layout_to_the_appearance_module(tmp_path, photo
     assert calls == [("enroll", [(480, 640, 3)], "wQ wA1\n"), ("save", str(tmp_path / "set.json"))]
 
 
+@pytest.mark.parametrize("count", [1, 2])
+def test_enroll_from_one_photo_asks_for_a_second_of_the_block_turned(tmp_path, photos, monkeypatch, capsys, count):
+    class Profile:
+        note = ""
+
+        def save(self, path):
+            pass
+
+    monkeypatch.setitem(sys.modules, "vision.enroll", types.SimpleNamespace(enroll=lambda images, layout: Profile()))
+    assert calibrate("enroll", *photos["overhead"] * count, "--out", tmp_path / "set.json") == 0
+    asked = "turn the block half round and add a second photo" in capsys.readouterr().err
+    assert asked == (count == 1)
+
+
 def test_enroll_reports_a_bad_image_before_enrolling(tmp_path, photos, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "vision.enroll",
                         types.SimpleNamespace(enroll=lambda images, layout: pytest.fail("enroll called")))

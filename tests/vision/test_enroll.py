@@ -14,7 +14,8 @@ from rules.pieces import Colour
 from vision import enroll as enrollment
 from vision.enroll import enroll, place_layout
 from vision.lattice import plane_points
-from vision.render.photos import enrolled_as_told, framed_photo
+from vision.render import photos as render_photos
+from vision.render.photos import enrolled_as_told, framed_photo, half_turned
 from vision.render.scene import Conditions
 from vision.tilemaps import BLACK_TOP, CLASSES, STRIDE, WHITE_TOP, Peak, TileMaps, cell_of
 
@@ -176,3 +177,23 @@ def test_pieces_missed_at_both_sizes_of_small_tiles_say_how_near_to_come(monkeyp
                        r".*32 or more pixels apart are found reliably.*about 59 %") as raised:
         enrollment.enroll([np.full((720, 1280, 3), 128, np.uint8)])
     assert raised.value.nearer == pytest.approx(0.9 * 21 / 32, abs=0.01)
+
+
+def test_the_block_turned_half_round_is_the_same_layout() -> None:
+    turned = parse_layout(half_turned(ROWS))
+    assert turned[(0, 0)].name == "wQ" and turned[(-6, 0)].name == "wG2" and turned[(-3, -6)].name == "bP"
+    assert parse_layout(half_turned(half_turned(ROWS))) == parse_layout(ROWS)
+
+
+def test_a_user_told_to_add_a_photo_of_the_block_turned_half_round_enrolls_both(monkeypatch) -> None:
+    """The simulated user's second photo shows the block turned half round, and the same layout
+    text finds every piece in it: twice the examples of one photo."""
+    conditions = Conditions(seed=11)
+    one, two = (enrolled_as_told(DEFAULT_LAYOUT, conditions, photos) for photos in (1, 2))
+    assert "not found" not in two.note
+    assert len(two.vectors) == 2 * len(one.vectors)
+    photos: list[np.ndarray] = []
+    monkeypatch.setattr(render_photos, "enroll", lambda images, layout: photos.extend(images) or one)
+    enrolled_as_told(DEFAULT_LAYOUT, conditions, 2)
+    assert np.array_equal(photos[1], framed_photo(half_turned(DEFAULT_LAYOUT), conditions))
+    assert not np.array_equal(photos[0], photos[1])

@@ -66,6 +66,8 @@ def test_each_photo_is_added_and_the_profile_saved_and_used(enrolling, camera, d
         response = enrolling.enroll()
         assert response.status_code == 200, response.get_json()
         assert response.get_json()["photos"] == count
+        # after the first photo only, the page asks for a second with the block turned half round
+        assert ("turn the block half round and add a second photo" in response.get_json()["message"]) == (count == 1)
     saved = CreatureProfile.load(data_dir / "profile.json")
     assert len(camera.used) == 2 and np.allclose(saved.vectors, camera.used[-1].vectors, atol=1e-4)
     camera.frame = layout_photos[0]

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from calibration.layout import DEFAULT_LAYOUT, layout_position
+from calibration.layout import DEFAULT_LAYOUT, layout_position, parse_layout
 from vision.enroll import TooFar, enroll
 from vision.profile import CreatureProfile
 from vision.render.scene import Conditions, random_conditions, render_position
@@ -34,11 +34,23 @@ def framed_photo(layout: str, conditions: Conditions, tries: int = 8) -> np.ndar
     return photo
 
 
-def enrolled_as_told(layout: str, conditions: Conditions) -> CreatureProfile:
-    """The set enrolled from one framed photo of ``layout``, as a user does it: a photo whose tiles
-    hivecam finds too small is taken once more, the camera as near as the error asks."""
+def enrolled_as_told(layout: str, conditions: Conditions, photos: int = 1) -> CreatureProfile:
+    """The set enrolled from ``photos`` framed photos of ``layout``, as a user does it: each photo
+    after the first shows the block turned half round from the one before (as the calibration page
+    asks: glare and blur then fall on other tops), and photos whose tiles hivecam finds too small
+    are taken once more, the camera as near as the error asks."""
     try:
-        return enroll([framed_photo(layout, conditions)], layout)
+        return _enrolled(layout, conditions, photos)
     except TooFar as exc:
-        nearer = replace(conditions, height_mm=conditions.height_mm * exc.nearer)
-        return enroll([framed_photo(layout, nearer)], layout)
+        return _enrolled(layout, replace(conditions, height_mm=conditions.height_mm * exc.nearer), photos)
+
+
+def _enrolled(layout: str, conditions: Conditions, photos: int) -> CreatureProfile:
+    laid = [half_turned(layout) if k % 2 else layout for k in range(photos)]
+    return enroll([framed_photo(block, conditions) for block in laid], layout)
+
+
+def half_turned(layout: str) -> str:
+    """``layout`` (text) with every cell turned half round about the origin: the block as it lies
+    after the user turns it, which the same layout text still describes."""
+    return "\n".join(f"{-q} {-r} {piece.name}" for (q, r), piece in parse_layout(layout).items())
