@@ -11,7 +11,10 @@ The referee asks instead of flagging such a move (``Referee._illegal``) in two c
 
 After such a quiet visit, a view that several moves at once explain is asked about too, rather
 than recorded: the moves that fit it may be others than were played around a move not seen
-(a tile the camera misses makes the turns look right one move short).
+(a tile the camera misses makes the turns look right one move short). So is any view that only
+more than ``MOST_AT_ONCE`` moves explain: players rarely make three moves between two still
+views, and a stack or tile misread is then likelier than the moves that happen to fit it (a
+wrong record makes the next right move look illegal).
 """
 
 from __future__ import annotations
@@ -39,6 +42,15 @@ def missed_move_message(board: Board, move: Move, quiet_visit: float) -> str:
     assert piece is not None
     return (f"{piece.colour.title} moved {piece} on {turn}'s turn, but a hand reached over the board at "
             f"{quiet_visit:.1f} s and nothing seemed to change: perhaps {turn}'s move was not seen")
+
+
+MOST_AT_ONCE = 2  # moves (forced passes aside) one still view may add to the record unasked
+
+
+def many_moves_reason(count: int) -> str:
+    """Why a view that only ``count`` (more than MOST_AT_ONCE) moves explain is asked about."""
+    return (f"{count} moves at once: players rarely make that many between two still views, so a tile may "
+            "have been misread")
 
 
 def unseen_move_reason(quiet_visit: float) -> str:

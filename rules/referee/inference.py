@@ -2,7 +2,8 @@
 
 ``judge`` registers a steady scene to the game's coordinates, then looks for the legal
 move, or the few moves (up to three: both players were quick, or one moved twice around
-a forced pass), that explain it:
+a forced pass; the referee asks before recording more than two, ``doubt.MOST_AT_ONCE``), that
+explain it:
 
 - a cell must show the top the explanation leaves there, except where neither the view
   nor the position changed since the last accepted view (so a persistent misread of a

@@ -28,7 +28,7 @@ from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent
                      NeedsConfirmationEvent, PassEvent, QueenDueEvent, TakebackEvent, UndoEvent,
                      ViewEvent)
 from .attempts import Attempt, Misread, offender
-from .doubt import colour_twin, missed_move_message, unseen_move_reason
+from .doubt import MOST_AT_ONCE, colour_twin, many_moves_reason, missed_move_message, unseen_move_reason
 from .inference import Explained, Explanation, judge, nearest_moves
 from .scene import Label, Scene, labels, moved, scene_of, tops
 from .registration import Transform, best_fit
@@ -180,8 +180,11 @@ class Referee:
         pending = self._pending
         if isinstance(pending, _Restore) and chosen.moves and chosen.moves[:len(pending.undone)] == pending.undone:
             return []  # the board still shows the undone moves
-        if self._quiet_visit is not None and sum(not m.is_pass for m in chosen.moves) > 1:
+        played = sum(not m.is_pass for m in chosen.moves)
+        if self._quiet_visit is not None and played > 1:
             return self._ask(candidates, scene, since, unseen_move_reason(self._quiet_visit))
+        if played > MOST_AT_ONCE:
+            return self._ask(candidates, scene, since, many_moves_reason(played))
         self._pending = None
         self._resolve_attempt("taken back")
         self._accept(scene, chosen.transform)

@@ -83,3 +83,19 @@ def test_moves_taken_back_while_the_board_still_shows_them_are_no_question(table
     t.referee.undo()
     t.referee.undo()
     assert kinds(t.still()) == [] and t.referee.pending().kind == "restore"
+
+
+def test_three_moves_at_once_are_a_question_and_two_are_recorded(table) -> None:
+    t = table(*OPENING)
+    t.hand()
+    t.play("wL \\wG1", "bL bG1\\", "wQ -wL")  # likelier a misread tile than three moves between two still views
+    events = t.still()
+    assert kinds(events) == ["needs_confirmation"]
+    asked = of(events, "needs_confirmation")[0]
+    assert "3 moves at once" in asked.reason and asked.candidates == ("wL \\wG1; bL bG1\\; wQ -wL",)
+    assert len(uhps(t.referee)) == len(OPENING)
+    moves = [e.uhp for e in of(t.referee.confirm(asked.candidates[0]), "move")]
+    assert moves == ["wL \\wG1", "bL bG1\\", "wQ -wL"]
+    t.hand()
+    t.play("bA1 \\bQ", "wA1 -wQ")  # two at once: both players were quick
+    assert [e.uhp for e in of(t.still(), "move")] == ["bA1 \\bQ", "wA1 -wQ"]
