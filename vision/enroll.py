@@ -29,6 +29,7 @@ from vision.features import jittered_crop, rectified_crop
 from vision.images import ImageReadError, read_image
 from vision.lattice import Lattice, plane_points
 from vision.profile import CreatureProfile
+from vision.tile_size import READABLE_PITCH, closer_advice, nearer
 from vision.tilemaps import (BLACK_TOP, SMALL_PITCH, WHITE_TOP, Peak, TileMapper, TileMaps, cell_of, median_pitch,
                              tile_tops)
 
@@ -41,8 +42,6 @@ RECOVER_SHARE = 0.6  # a cell with no top found counts as shown if its face look
 TOP_THRESHOLD = 0.15  # centre heat of a top here: lower than in play, as the layout's shape vets every top
 CLOSER = 2  # a photo whose tiles are too small to find is looked at again this many times as large
 MAX_CLOSER_SIDE = 4096  # pixels: ... unless that makes it larger than this
-MIN_PITCH = 20.0  # pixels between tile centres in a photo, below which its tops show too little to learn from
-SPARE = 0.9  # a photo too far off is asked to come this much nearer than just near enough
 
 
 class TooFar(CalibrationError):
@@ -50,10 +49,9 @@ class TooFar(CalibrationError):
     distance the camera should come to (e.g. 0.7: 30 % closer), with a tenth to spare."""
 
     def __init__(self, message: str, pitch: float, wanted: float, need: str) -> None:
-        self.nearer = SPARE * pitch / wanted
+        self.nearer = nearer(pitch, wanted)
         super().__init__(f"{message}: the tiles are only {int(pitch)} pixels apart, and tiles {wanted:.0f} or more "
-                         f"pixels apart {need}: bring the camera to about {100 * self.nearer:.0f} % of its "
-                         "distance from the pieces, or use the normal lens rather than the wide one")
+                         f"pixels apart {need}: {closer_advice(pitch, wanted)}")
 
 
 @dataclass(frozen=True)
@@ -194,8 +192,8 @@ def _placed_closer(frame: np.ndarray, layout: Layout, label: str, mapper: TileMa
         raise next((failure for failure in failures if isinstance(failure, TooFar)), failures[0])
     look, placement, centres, _ = best
     pitch = frame.shape[1] / look.shape[1] * float(np.median(placement.lattice.pitches(np.array(list(centres), float))))
-    if pitch < MIN_PITCH:
-        raise TooFar(f"{label}: tiles too small to learn the creatures from", pitch, MIN_PITCH, "are needed")
+    if pitch < READABLE_PITCH:
+        raise TooFar(f"{label}: tiles too small to learn the creatures from", pitch, READABLE_PITCH, "are needed")
     return best
 
 

@@ -3,13 +3,17 @@
 A reader thread pulls frames from the source as fast as it delivers them and keeps only
 the newest; the worker recognises whatever is newest when it is free, so a slow frame
 drops the stale ones instead of building a backlog. A source that fails (camera
-unplugged) is reopened with growing pauses and the page is told at each step.
+unplugged) is reopened with growing pauses and the page is told at each step. While the
+tiles look too small to read reliably (a camera too far off, a wide lens), the page says
+how near to bring it.
 """
 
 from __future__ import annotations
 
 import logging
+import statistics
 import threading
+from collections import deque
 from typing import Any, Callable
 
 import cv2
@@ -18,6 +22,7 @@ import numpy as np
 from rules.observation import Observation
 from rules.pieces import Piece
 from vision.sources import FrameSource, open_source
+from vision.tile_size import READABLE_PITCH, closer_advice, observed_pitch
 from webui.game import GameService
 
 log = logging.getLogger("hivecam.live")
@@ -26,6 +31,7 @@ Recognise = Callable[[np.ndarray, float], Observation]
 Learn = Callable[[list[tuple[tuple[float, float], Piece]]], None]
 BACKOFF_SECONDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 PREVIEW_WIDTH = 640
+SIZE_FRAMES = 15  # recent frames whose tiles' size decides the warning that they look too small
 
 
 class CameraSpec(FrameSource):
@@ -72,6 +78,8 @@ class LiveLoop:
         self.frames_processed = 0
         self.errors = 0
         self._failure: str | None = None  # what the last frames failed of, until one succeeds
+        self._pitches: deque[float] = deque(maxlen=SIZE_FRAMES)  # tiles' spacing in the recent frames
+        self._size_warning = ""
         self._threads = [threading.Thread(target=self._read_loop, name="hivecam-camera", daemon=True),
                          threading.Thread(target=self._work_loop, name="hivecam-vision", daemon=True)]
 
@@ -91,7 +99,7 @@ class LiveLoop:
     # ---------------------------------------------------------------- reader
     def _read_loop(self) -> None:
         if self.source.is_open:
-            self.service.set_camera("ok", f"{self.source.name}: live")
+            self._live()
         elif not self._reconnect(f"{self.source.name}: not found"):
             return
         while not self._stop.is_set():
@@ -105,7 +113,7 @@ class LiveLoop:
                 self.service.set_camera("ended", f"{self.source.name}: no more frames")
                 return
             if self.source.warning:
-                self.service.set_camera("warn", f"{self.source.name}: live; {self.source.warning}")
+                self._live()
             game_id, timestamp = self.service.stamp()
             with self._ready:
                 self.frames_read += 1
@@ -121,7 +129,7 @@ class LiveLoop:
             except Exception as exc:
                 reason = str(exc)
             else:
-                self.service.set_camera("ok", f"{self.source.name}: live")
+                self._live()
                 return True
             pause = BACKOFF_SECONDS[min(attempt, len(BACKOFF_SECONDS) - 1)]
             attempt += 1
@@ -146,12 +154,32 @@ class LiveLoop:
                 self.service.observe(observation, game_id)
                 self.frames_processed += 1
                 self._learn()
+                self._watch_size(observation)
             except Exception as exc:  # one bad frame must never stop the referee
                 self._frame_failed(number, exc)
             else:
                 if self._failure is not None:
                     self._failure = None
-                    self.service.set_camera("ok", f"{self.source.name}: live")
+                    self._live()
+
+    def _live(self) -> None:
+        """Tell the page the camera is live, with whatever its source and the tiles' size warn of."""
+        warnings = [w for w in (self.source.warning, self._size_warning) if w]
+        self.service.set_camera("warn" if warnings else "ok", "; ".join([f"{self.source.name}: live", *warnings]))
+
+    def _watch_size(self, observation: Observation) -> None:
+        """Warn while the tiles look too small to read reliably (the median spacing over the
+        recent frames that show two neighbouring tops), and say how near to bring the camera."""
+        pitch = observed_pitch(observation)
+        if pitch is None:
+            return
+        self._pitches.append(pitch)
+        spacing = round(statistics.median(self._pitches))
+        warning = (f"the tiles are only {spacing} pixels apart and are misread more often under "
+                   f"{READABLE_PITCH:.0f}: {closer_advice(spacing, READABLE_PITCH)}") if spacing < READABLE_PITCH else ""
+        if warning != self._size_warning:
+            self._size_warning = warning
+            self._live()
 
     def _learn(self) -> None:
         """Hand ``learn`` the tops the record names, once per move recorded (on this thread, the

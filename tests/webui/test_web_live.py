@@ -25,6 +25,7 @@ class Service:
     def __init__(self) -> None:
         self.observed: list[Observation] = []
         self.camera: list[str] = []
+        self.messages: list[str] = []
         self.hub = Hub()
         self.config = RefereeConfig()
 
@@ -38,6 +39,7 @@ class Service:
 
     def set_camera(self, status: str, message: str) -> None:
         self.camera.append(status)
+        self.messages.append(message)
 
 
 class Camera(FrameSource):
@@ -129,6 +131,24 @@ def test_a_frame_failure_that_repeats_is_logged_and_shown_once(caplog):
     assert service.camera.count("error") == 1
     errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert len(errors) == 1 and "\n" not in errors[0] and "calibrated at 640x480" in errors[0]
+
+
+def test_tiles_too_small_to_read_are_warned_of_with_how_near_to_come():
+    service, camera = Service(), Camera().open()
+    spacing = [15.0]
+
+    def recognise(frame: np.ndarray, timestamp: float) -> Observation:
+        time.sleep(0.01)
+        tops = tuple(TileSighting(q, 0, Colour.WHITE, Bug.ANT, px=(100 + spacing[0] * q, 100.0)) for q in range(3))
+        return Observation(tops, False, timestamp)
+
+    loop = LiveLoop(camera, recognise, service).start()
+    wait_for(lambda: "warn" in service.camera, 5, "a warning")
+    assert "only 15 pixels apart" in service.messages[-1] and "about 68 % of its distance" in service.messages[-1]
+    spacing[0] = 40.0  # the camera brought nearer
+    wait_for(lambda: service.camera[-1] == "ok", 5, "the warning cleared")
+    loop.stop()
+    assert service.camera.count("warn") == 1  # said once, not every frame
 
 
 def test_skipped_images_of_a_folder_are_shown_and_the_folder_ends(tmp_path):
