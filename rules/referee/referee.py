@@ -246,19 +246,30 @@ class Referee:
 
     def _doubted(self, attempt: Attempt, scene: Scene, since: float) -> list[Event] | None:
         """A question instead of a flag, for a move out of turn the camera more likely caused
-        (see ``doubt``); None when the attempt stands."""
-        move = attempt.move
-        if attempt.before or offender(self.board, move) is self.board.turn:
-            return None
-        twin = colour_twin(self.board, move)
+        (see ``doubt``), after the legal moves that came first if any; None when the attempt stands."""
+        move, before = attempt.move, attempt.before
+        twin, reason = self._colour_twin(before, move)
         if twin is not None:
-            return self._ask((Explanation((twin,), attempt.transform, 1),), scene, since,
-                             f"the new tile's colour is in doubt: {self.board.uhp(twin)} is legal, "
-                             f"{self.board.uhp(move)} would be out of turn")
-        if self._quiet_visit is None:
+            return self._ask((Explanation((*before, twin), attempt.transform, 1),), scene, since, reason)
+        if before or offender(self.board, move) is self.board.turn or self._quiet_visit is None:
             return None
         message = missed_move_message(self.board, move, self._quiet_visit)
         return self._misread(Misread(message, _cells(move), 1, attempt.transform), scene, since)
+
+    def _colour_twin(self, before: tuple[Move, ...], move: Move) -> tuple[Move | None, str]:
+        """``doubt.colour_twin`` of ``move`` out of turn once the moves ``before`` are played, and
+        why it is asked about (None, "" if ``move`` is no placement out of turn or has no twin)."""
+        for played in before:
+            self.board.push(played)
+        try:
+            if offender(self.board, move) is self.board.turn:
+                return None, ""
+            twin = colour_twin(self.board, move)
+            return twin, "" if twin is None else (f"the new tile's colour is in doubt: {self.board.uhp(twin)} is "
+                                                  f"legal, {self.board.uhp(move)} would be out of turn")
+        finally:
+            for _ in before:
+                self.board.pop()
 
     def _misread(self, misread: Misread, scene: Scene, since: float) -> list[Event]:
         """Report ``misread`` once the board has made no sense for ``misread_after_seconds``

@@ -25,6 +25,20 @@ def test_a_tile_of_the_wrong_colour_placed_where_the_side_to_move_could_is_a_que
     assert uhps(t.referee) == [*FIRST_TWO, "wA1 -wG1"]
 
 
+def test_a_tile_of_the_wrong_colour_after_a_legal_move_seen_with_it_is_a_question(table) -> None:
+    """The first still view shows White's first tile and, beside it, Black's read as White's."""
+    t = table()
+    t.hand()
+    t.play("wS1")
+    t.force("wA1", (1, 0))  # really bA1: Black's first tile may touch White's
+    events = t.still()
+    assert kinds(events) == ["needs_confirmation"]
+    asked = of(events, "needs_confirmation")[0]
+    assert asked.candidates == ("wS1; bA1 wS1-",) and "colour" in asked.reason
+    assert not t.referee.record.attempts and t.referee.warnings == {Colour.WHITE: 0, Colour.BLACK: 0}
+    assert [e.uhp for e in of(t.referee.confirm("wS1; bA1 wS1-"), "move")] == ["wS1", "bA1 wS1-"]
+
+
 def test_a_placement_out_of_turn_that_the_side_to_move_could_not_make_is_flagged(table) -> None:
     t = table(*FIRST_TWO)
     t.hand()
