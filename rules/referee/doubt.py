@@ -1,6 +1,9 @@
 """When what the camera shows is more likely its mistake than the players': ask, do not rule.
 
-The referee asks instead of flagging such a move (``Referee._illegal``) in two cases:
+The referee asks instead of flagging an illegal move (``Referee._illegal``) in three cases:
+
+- any illegal move seen in a view that shows under ``MIN_SHOWN`` of the stacks the move leaves
+  alone: a camera that lost that much of the hive places the rest less surely;
 
 - a *placement* out of turn that the side to move could legally have made with the same
   creature on the same cell: only the new tile's colour says otherwise, and had the tile
@@ -19,7 +22,10 @@ wrong record makes the next right move look illegal).
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from ..board import Board
+from ..hexgrid import Hex
 from ..move import Move
 
 
@@ -45,6 +51,19 @@ def missed_move_message(board: Board, move: Move, quiet_visit: float) -> str:
 
 
 MOST_AT_ONCE = 2  # moves (forced passes aside) one still view may add to the record unasked
+MIN_SHOWN = 2 / 3  # share of the stacks a move leaves alone that a view must show to rule the move illegal
+
+
+def poor_view_message(board: Board, seen: Mapping[Hex, object], move: Move) -> str | None:
+    """Why a view is too poor to rule ``move`` illegal by (None if it is not): it shows under
+    MIN_SHOWN of the stacks the move leaves alone. A camera that lost that much of the hive
+    (dark tiles on a dark mat) places the rest less surely, and a right move may look wrong."""
+    others = [cell for cell in board.stacks() if cell not in (move.origin, move.dest)]
+    shown = sum(cell in seen for cell in others)
+    if shown >= MIN_SHOWN * len(others):
+        return None
+    return (f"the camera sees only {shown} of the {len(others)} other stacks, too few to judge "
+            f"{board.uhp(move)} by (is part of the hive hidden, or too dark against the table?)")
 
 
 def many_moves_reason(count: int) -> str:

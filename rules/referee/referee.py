@@ -10,7 +10,7 @@ a move out of turn that the camera more likely caused (see ``doubt``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence, TypeVar
 
 from ..board import Board
 from ..clock import ClockState, clock_state
@@ -28,13 +28,16 @@ from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent
                      NeedsConfirmationEvent, PassEvent, QueenDueEvent, TakebackEvent, UndoEvent,
                      ViewEvent)
 from .attempts import Attempt, Misread, offender
-from .doubt import MOST_AT_ONCE, colour_twin, many_moves_reason, missed_move_message, unseen_move_reason
+from .doubt import (MOST_AT_ONCE, colour_twin, many_moves_reason, missed_move_message, poor_view_message,
+                    unseen_move_reason)
 from .inference import Explained, Explanation, judge, nearest_moves
 from .scene import Label, Scene, labels, moved, scene_of, tops
 from .registration import Transform, best_fit
 from .stability import OCCLUDED, STEADY, Signature, Steadiness
 from .table import TablePosition, table_position
 from .view import Entry, Pending, differences, entries, reading
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -245,10 +248,13 @@ class Referee:
         return events
 
     def _doubted(self, attempt: Attempt, scene: Scene, since: float) -> list[Event] | None:
-        """A question instead of a flag, for a move out of turn the camera more likely caused
-        (see ``doubt``), after the legal moves that came first if any; None when the attempt stands."""
+        """A question instead of a flag, for an illegal move the camera more likely caused (see
+        ``doubt``), after the legal moves that came first if any; None when the attempt stands."""
         move, before = attempt.move, attempt.before
-        twin, reason = self._colour_twin(before, move)
+        poor = self._after(before, lambda: poor_view_message(self.board, moved(scene, attempt.transform), move))
+        if poor is not None:
+            return self._misread(Misread(poor, _cells(move), 1, attempt.transform), scene, since)
+        twin, reason = self._after(before, lambda: self._colour_twin(move))
         if twin is not None:
             return self._ask((Explanation((*before, twin), attempt.transform, 1),), scene, since, reason)
         if before or offender(self.board, move) is self.board.turn or self._quiet_visit is None:
@@ -256,17 +262,21 @@ class Referee:
         message = missed_move_message(self.board, move, self._quiet_visit)
         return self._misread(Misread(message, _cells(move), 1, attempt.transform), scene, since)
 
-    def _colour_twin(self, before: tuple[Move, ...], move: Move) -> tuple[Move | None, str]:
-        """``doubt.colour_twin`` of ``move`` out of turn once the moves ``before`` are played, and
-        why it is asked about (None, "" if ``move`` is no placement out of turn or has no twin)."""
+    def _colour_twin(self, move: Move) -> tuple[Move | None, str]:
+        """``doubt.colour_twin`` of ``move`` if it is a placement out of turn, and why it is asked
+        about (None, "" if there is none)."""
+        if offender(self.board, move) is self.board.turn:
+            return None, ""
+        twin = colour_twin(self.board, move)
+        return twin, "" if twin is None else (f"the new tile's colour is in doubt: {self.board.uhp(twin)} is legal, "
+                                              f"{self.board.uhp(move)} would be out of turn")
+
+    def _after(self, before: tuple[Move, ...], look: Callable[[], T]) -> T:
+        """What ``look`` finds on the board with the moves ``before`` played (then taken back)."""
         for played in before:
             self.board.push(played)
         try:
-            if offender(self.board, move) is self.board.turn:
-                return None, ""
-            twin = colour_twin(self.board, move)
-            return twin, "" if twin is None else (f"the new tile's colour is in doubt: {self.board.uhp(twin)} is "
-                                                  f"legal, {self.board.uhp(move)} would be out of turn")
+            return look()
         finally:
             for _ in before:
                 self.board.pop()

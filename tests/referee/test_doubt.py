@@ -113,3 +113,23 @@ def test_three_moves_at_once_are_a_question_and_two_are_recorded(table) -> None:
     t.hand()
     t.play("bA1 \\bQ", "wA1 -wQ")  # two at once: both players were quick
     assert [e.uhp for e in of(t.still(), "move")] == ["bA1 \\bQ", "wA1 -wQ"]
+
+
+def test_an_illegal_move_in_a_view_that_lost_most_of_the_hive_is_not_ruled_on(table) -> None:
+    """Dark tiles on a dark mat: Black's tiles go unseen, and a person vouched for such a view."""
+    t = table("wS1", "bG1 /wS1", "wG1 wS1/", "bQ bG1\\", "wB1 wG1-", "bB1 -bQ", "wQ wS1-", "bS1 bB1\\", "wS2 wQ-",
+              "bS1 bQ/")
+    t.hand()
+    t.play("wS1 -bB1")
+
+    def white_only() -> tuple:
+        return tuple(s for s in t.seen() if s.colour is Colour.WHITE)
+
+    assert kinds(t.still(30, tiles=white_only())) == ["misread"]  # Black's tiles went unseen
+    assert [e.uhp for e in of(t.referee.correct("wS1 -bB1"), "move")] == ["wS1 -bB1"]
+    t.hand()
+    t.force("wB1", (3, -1))  # White again: out of turn, if the camera placed it right
+    events = t.still(30, tiles=white_only())
+    assert kinds(events) == ["misread"]
+    assert "sees only 4 of the 8 other stacks" in of(events, "misread")[0].message
+    assert not t.referee.record.attempts and t.referee.warnings[Colour.WHITE] == 0
