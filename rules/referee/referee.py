@@ -251,10 +251,10 @@ class Referee:
         """A question instead of a flag, for an illegal move the camera more likely caused (see
         ``doubt``), after the legal moves that came first if any; None when the attempt stands."""
         move, before = attempt.move, attempt.before
-        poor = self._after(before, lambda: poor_view_message(self.board, moved(scene, attempt.transform), move))
+        poor, (twin, reason) = self._after(before, lambda: (
+            poor_view_message(self.board, moved(scene, attempt.transform), move), self._colour_twin(move)))
         if poor is not None:
             return self._misread(Misread(poor, _cells(move), 1, attempt.transform), scene, since)
-        twin, reason = self._after(before, lambda: self._colour_twin(move))
         if twin is not None:
             return self._ask((Explanation((*before, twin), attempt.transform, 1),), scene, since, reason)
         if before or offender(self.board, move) is self.board.turn or self._quiet_visit is None:
