@@ -9,6 +9,10 @@ The referee asks instead of flagging an illegal move (``Referee._illegal``) in t
   creature on the same cell: only the new tile's colour says otherwise, and had the tile
   really been the other side's, it would also break the placing rule (it touches only the
   side to move's pieces), two rules broken at once against one colour misread;
+- a placement out of turn on a cell where the side to move could legally have placed another
+  creature: the same two rules against a misread of colour and creature (Black's first Grasshopper
+  read as a White Queen, at the opening), reported as a misread to check, as no one creature is
+  likelier than another;
 - any move out of turn after a hand reached over the board and left it seemingly unchanged
   (``quiet_visit``): the side to move may have played there and the camera not seen it.
 
@@ -40,6 +44,18 @@ def colour_twin(board: Board, move: Move) -> Move | None:
         return None
     candidate = Move(twin, move.dest, None)
     return candidate if board.is_legal(candidate) else None
+
+
+def colour_doubt_message(board: Board, move: Move) -> str | None:
+    """Why the look of the tile ``move`` places is in doubt, when ``move`` is a placement by the
+    other side on a cell where the side to move could legally place some piece (None if not)."""
+    piece, turn = move.piece, board.turn
+    if move.origin is not None or piece is None or piece.colour is turn or move.dest is None:
+        return None
+    if not any(m.origin is None and m.dest == move.dest for m in board.legal_moves):
+        return None
+    return (f"{board.uhp(move)} would be out of turn, but {turn.title} could have placed a piece there: is the "
+            f"tile read as {piece} one of {turn.title}'s? (check it, or say which move was made)")
 
 
 def missed_move_message(board: Board, move: Move, quiet_visit: float) -> str:

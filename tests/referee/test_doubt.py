@@ -133,3 +133,18 @@ def test_an_illegal_move_in_a_view_that_lost_most_of_the_hive_is_not_ruled_on(ta
     assert kinds(events) == ["misread"]
     assert "sees only 4 of the 8 other stacks" in of(events, "misread")[0].message
     assert not t.referee.record.attempts and t.referee.warnings[Colour.WHITE] == 0
+
+
+def test_a_placement_out_of_turn_where_the_side_to_move_could_place_another_creature_is_a_misread(table) -> None:
+    """Black's first tile, a Grasshopper, read as a White Queen: Black may not open with its Queen,
+    so there is no colour twin, but Black could have placed any other creature there."""
+    t = table()
+    t.hand()
+    t.play("wS1")
+    t.force("wQ", (1, 0))
+    events = t.still(30)
+    assert kinds(events) == ["misread"]
+    message = of(events, "misread")[0].message
+    assert "out of turn" in message and "read as wQ one of Black's" in message
+    assert not t.referee.record.attempts and t.referee.warnings == {Colour.WHITE: 0, Colour.BLACK: 0}
+    assert [e.uhp for e in of(t.referee.correct("wS1; bG1 wS1-"), "move")] == ["wS1", "bG1 wS1-"]
