@@ -1,6 +1,6 @@
 """When what the camera shows is more likely its mistake than the players': ask, do not rule.
 
-The referee asks instead of flagging an illegal move (``Referee._illegal``) in three cases:
+The referee asks instead of flagging an illegal move (``Referee._illegal``) in four cases:
 
 - any illegal move seen in a view that shows under ``MIN_SHOWN`` of the stacks the move leaves
   alone: a camera that lost that much of the hive places the rest less surely;

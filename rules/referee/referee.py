@@ -252,7 +252,7 @@ class Referee:
         ``doubt``), after the legal moves that came first if any; None when the attempt stands."""
         move, before = attempt.move, attempt.before
         poor, (twin, reason) = self._after(before, lambda: (
-            poor_view_message(self.board, moved(scene, attempt.transform), move), self._colour_twin(move)))
+            poor_view_message(self.board, moved(scene, attempt.transform), move), self._colour_doubt(move)))
         if poor is not None:
             return self._misread(Misread(poor, _cells(move), 1, attempt.transform), scene, since)
         if twin is not None:
@@ -264,7 +264,7 @@ class Referee:
         message = missed_move_message(self.board, move, self._quiet_visit)
         return self._misread(Misread(message, _cells(move), 1, attempt.transform), scene, since)
 
-    def _colour_twin(self, move: Move) -> tuple[Move | None, str]:
+    def _colour_doubt(self, move: Move) -> tuple[Move | None, str]:
         """For a placement out of turn: ``doubt.colour_twin`` to ask about and why, or no twin and
         why the tile's look is in doubt all the same (``doubt.colour_doubt_message``); (None, "")
         when nothing puts the move's colour in doubt."""
