@@ -42,6 +42,7 @@ class StillSpots:
 
     def __init__(self) -> None:
         self._spots: list[_Spot] = []
+        self._reported: dict[bytes, _Spot] = {}  # the reported spots by their centre's bytes (``_spot``)
 
     def settle(self, found: list[Peak], moved: np.ndarray) -> list[Peak]:
         """The tops to report for this frame from the tile map's candidates ``found`` (centre heat
@@ -59,6 +60,7 @@ class StillSpots:
                 moved_here = _moved_near(peak, moved)
                 spots.append(_Spot(peak, moved_here, 0 if moved_here else 1))
         self._spots = spots
+        self._reported = {s.peak.centre.tobytes(): s for s in reversed(spots) if s.present}  # the first wins
         return [s.peak for s in spots if s.present]
 
     def views(self, centre: np.ndarray, view: np.ndarray) -> np.ndarray:
@@ -101,7 +103,8 @@ class StillSpots:
             spot.read = None
 
     def _spot(self, centre: np.ndarray) -> _Spot | None:
-        return next((s for s in self._spots if s.present and np.array_equal(s.peak.centre, centre)), None)
+        """The reported spot whose top lies exactly at ``centre`` (a located tile's), if any."""
+        return self._reported.get(np.asarray(centre, np.float64).tobytes())
 
 
 def _follow(spot: _Spot, peak: Peak | None, still: bool) -> _Spot | None:

@@ -173,5 +173,5 @@ def disc_window(point: tuple[float, float], reach: float, shape: tuple[int, ...]
     x, y = point
     y0, x0 = max(int(y - reach), 0), max(int(x - reach), 0)
     y1, x1 = min(int(np.ceil(y + reach)) + 1, shape[0]), min(int(np.ceil(x + reach)) + 1, shape[1])
-    rows, cols = np.mgrid[y0:max(y1, y0), x0:max(x1, x0)]
+    rows, cols = np.ogrid[y0:max(y1, y0), x0:max(x1, x0)]
     return (slice(y0, y1), slice(x0, x1)), (cols - x) ** 2 + (rows - y) ** 2 <= reach ** 2
