@@ -33,29 +33,23 @@ from ..hexgrid import Hex
 from ..move import Move
 
 
-def colour_twin(board: Board, move: Move) -> Move | None:
-    """The side to move's placement of the same creature on the same cell, when ``move`` is a
-    placement by the other side and that twin is legal."""
-    piece = move.piece
-    if move.origin is not None or piece is None or piece.colour is board.turn or move.dest is None:
-        return None
-    twin = board.next_in_hand(board.turn, piece.bug)
-    if twin is None:
-        return None
-    candidate = Move(twin, move.dest, None)
-    return candidate if board.is_legal(candidate) else None
-
-
-def colour_doubt_message(board: Board, move: Move) -> str | None:
-    """Why the look of the tile ``move`` places is in doubt, when ``move`` is a placement by the
-    other side on a cell where the side to move could legally place some piece (None if not)."""
+def colour_doubt(board: Board, move: Move) -> tuple[Move | None, str]:
+    """Why the colour of the tile ``move`` places is in doubt, when ``move`` is a placement by the
+    other side: with the side to move's twin (the same creature on the same cell) to ask about
+    when that is legal, else with no twin when the side to move could legally place another piece
+    there (a misread to check); (None, "") when nothing puts the tile's colour in doubt."""
     piece, turn = move.piece, board.turn
     if move.origin is not None or piece is None or piece.colour is turn or move.dest is None:
-        return None
+        return None, ""
+    in_hand = board.next_in_hand(turn, piece.bug)
+    twin = None if in_hand is None else Move(in_hand, move.dest, None)
+    if twin is not None and board.is_legal(twin):
+        return twin, (f"the new tile's colour is in doubt: {board.uhp(twin)} is legal, "
+                      f"{board.uhp(move)} would be out of turn")
     if not any(m.origin is None and m.dest == move.dest for m in board.legal_moves):
-        return None
-    return (f"{board.uhp(move)} would be out of turn, but {turn.title} could have placed a piece there: is the "
-            f"tile read as {piece} one of {turn.title}'s? (check it, or say which move was made)")
+        return None, ""
+    return None, (f"{board.uhp(move)} would be out of turn, but {turn.title} could have placed a piece there: is "
+                  f"the tile read as {piece} one of {turn.title}'s? (check it, or say which move was made)")
 
 
 def missed_move_message(board: Board, move: Move, quiet_visit: float) -> str:

@@ -28,8 +28,8 @@ from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent
                      NeedsConfirmationEvent, PassEvent, QueenDueEvent, TakebackEvent, UndoEvent,
                      ViewEvent)
 from .attempts import Attempt, Misread, offender
-from .doubt import (MOST_AT_ONCE, colour_doubt_message, colour_twin, many_moves_reason, missed_move_message,
-                    poor_view_message, unseen_move_reason)
+from .doubt import (MOST_AT_ONCE, colour_doubt, many_moves_reason, missed_move_message, poor_view_message,
+                    unseen_move_reason)
 from .inference import Explained, Explanation, judge, nearest_moves
 from .scene import Label, Scene, labels, moved, scene_of, tops
 from .registration import Transform, best_fit
@@ -252,7 +252,7 @@ class Referee:
         ``doubt``), after the legal moves that came first if any; None when the attempt stands."""
         move, before = attempt.move, attempt.before
         poor, (twin, reason) = self._after(before, lambda: (
-            poor_view_message(self.board, moved(scene, attempt.transform), move), self._colour_doubt(move)))
+            poor_view_message(self.board, moved(scene, attempt.transform), move), colour_doubt(self.board, move)))
         if poor is not None:
             return self._misread(Misread(poor, _cells(move), 1, attempt.transform), scene, since)
         if twin is not None:
@@ -263,18 +263,6 @@ class Referee:
             return None
         message = missed_move_message(self.board, move, self._quiet_visit)
         return self._misread(Misread(message, _cells(move), 1, attempt.transform), scene, since)
-
-    def _colour_doubt(self, move: Move) -> tuple[Move | None, str]:
-        """For a placement out of turn: ``doubt.colour_twin`` to ask about and why, or no twin and
-        why the tile's look is in doubt all the same (``doubt.colour_doubt_message``); (None, "")
-        when nothing puts the move's colour in doubt."""
-        if offender(self.board, move) is self.board.turn:
-            return None, ""
-        twin = colour_twin(self.board, move)
-        if twin is None:
-            return None, colour_doubt_message(self.board, move) or ""
-        return twin, (f"the new tile's colour is in doubt: {self.board.uhp(twin)} is legal, "
-                      f"{self.board.uhp(move)} would be out of turn")
 
     def _after(self, before: tuple[Move, ...], look: Callable[[], T]) -> T:
         """What ``look`` finds on the board with the moves ``before`` played (then taken back)."""
