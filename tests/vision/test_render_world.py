@@ -11,8 +11,8 @@ from rules.pieces import Colour, Piece
 from vision.render.camera import WIDE_HFOV_DEG, SyntheticCamera
 from vision.render.lighting import Lamp
 from vision.render.objects import TableObject
-from vision.render.positions import (DIRECTIONS, MAX_STACK, blob, enrollment, game_positions, random_position, row,
-                                     stacked)
+from vision.render.positions import (DIRECTIONS, MAX_STACK, blob, enrollment, game_positions, opening, random_position,
+                                     row, stacked)
 from vision.render.scene import SIDE_LABEL, TOP_LABEL, Conditions, Label, make_camera, render_position
 from vision.render.surfaces import PLANE_TABLES
 from vision.render.world import random_world
@@ -137,5 +137,10 @@ def test_positions_are_laid_as_people_lay_them() -> None:
         assert all(len(stack) <= MAX_STACK for stack in stacked(rng).values())
         laid = enrollment(rng)
         assert sorted(p.name for s in laid.values() for p in s) == sorted(p.name for p in Piece.ALL)
+    openings = [opening(rng) for _ in range(40)]
+    assert {len(first) for first in openings} == {1, 2, 3}
+    for first in openings:  # single tiles, touching, no piece twice
+        assert all(len(s) == 1 for s in first.values()) and len({s[0] for s in first.values()}) == len(first)
+        assert len(first) == 1 or all(any((q + dq, r + dr) in first for dq, dr in DIRECTIONS) for q, r in first)
     game = game_positions("Base;InProgress;White[3];wS1;bG1 -wS1;wQ wS1/;bA1 -bG1")
     assert len(game) == 4 and len(game[-1]) == 4

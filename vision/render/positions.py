@@ -140,8 +140,18 @@ def _free_neighbour(rng: np.random.Generator, position: Position) -> Hex:
     return free[int(rng.integers(len(free)))]
 
 
+def opening(rng: np.random.Generator) -> Position:
+    """A game's first moves: one to three touching tiles of any pieces (every game starts so, and
+    a lone tile shows no neighbour to judge its size by)."""
+    pieces = _shuffled(rng, list(Piece.ALL))[:int(rng.integers(1, 4))]
+    position: Position = {(0, 0): [pieces[0]]}
+    for piece in pieces[1:]:
+        position[_free_neighbour(rng, position)] = [piece]
+    return position
+
+
 GENERATORS: dict[str, Callable[[np.random.Generator], Position]] = {
-    "row": row, "blob": blob, "stacked": stacked, "enrollment": enrollment}
+    "row": row, "blob": blob, "stacked": stacked, "enrollment": enrollment, "opening": opening}
 
 
 def random_position(rng: np.random.Generator, games: Sequence[list[Position]] = ()) -> Position:
