@@ -1,6 +1,6 @@
 """When what the camera shows is more likely its mistake than the players': ask, do not rule.
 
-The referee asks instead of flagging an illegal move (``Referee._illegal``) in four cases:
+The referee asks instead of flagging an illegal move (``Referee._illegal``) in five cases:
 
 - any illegal move seen in a view that shows under ``MIN_SHOWN`` of the stacks the move leaves
   alone: a camera that lost that much of the hive places the rest less surely;
@@ -14,7 +14,11 @@ The referee asks instead of flagging an illegal move (``Referee._illegal``) in f
   read as a White Queen, at the opening), reported as a misread to check, as no one creature is
   likelier than another;
 - any move out of turn after a hand reached over the board and left it seemingly unchanged
-  (``quiet_visit``): the side to move may have played there and the camera not seen it.
+  (``quiet_visit``): the side to move may have played there and the camera not seen it;
+- an illegal move seen in the same view as a legal one before it: the view changed in two places
+  between two still views, and one move with one tile misread, missed or seen where there is
+  none (a dark gap between tiles taken for a black tile) is likelier than a legal move followed
+  at once by an illegal one.
 
 After such a quiet visit, a view that several moves at once explain is asked about too, rather
 than recorded: the moves that fit it may be others than were played around a move not seen
@@ -74,6 +78,13 @@ def poor_view_message(board: Board, seen: Mapping[Hex, object], move: Move) -> s
         return None
     return (f"the camera sees only {shown} of the {len(others)} other stacks, too few to judge "
             f"{board.uhp(move)} by (is part of the hive hidden, or too dark against the table?)")
+
+
+def second_move_message(before: tuple[Move, ...], move: Move) -> str:
+    """Why an illegal ``move`` seen after the legal moves ``before`` in one view is asked about."""
+    legal = " and ".join(str(m.piece) for m in before if not m.is_pass)
+    return (f"two changes at once: {legal} moved by the rules, but {move.piece} would break them; a tile may "
+            "have been misread or missed (check the board, or say which move was made)")
 
 
 def many_moves_reason(count: int) -> str:

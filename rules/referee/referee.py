@@ -29,7 +29,7 @@ from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent
                      ViewEvent)
 from .attempts import Attempt, Misread, offender
 from .doubt import (MOST_AT_ONCE, colour_doubt, many_moves_reason, missed_move_message, poor_view_message,
-                    unseen_move_reason)
+                    second_move_message, unseen_move_reason)
 from .inference import Explained, Explanation, judge, nearest_moves
 from .scene import Label, Scene, labels, moved, scene_of, tops
 from .registration import Transform, best_fit
@@ -259,7 +259,10 @@ class Referee:
             return self._ask((Explanation((*before, twin), attempt.transform, 1),), scene, since, reason)
         if reason:
             return self._misread(Misread(reason, _cells(move), 1, attempt.transform), scene, since)
-        if before or offender(self.board, move) is self.board.turn or self._quiet_visit is None:
+        if any(not m.is_pass for m in before):  # the view changed in two places
+            message = second_move_message(before, move)
+            return self._misread(Misread(message, _cells(move), 1, attempt.transform), scene, since)
+        if offender(self.board, move) is self.board.turn or self._quiet_visit is None:
             return None
         message = missed_move_message(self.board, move, self._quiet_visit)
         return self._misread(Misread(message, _cells(move), 1, attempt.transform), scene, since)

@@ -148,3 +148,18 @@ def test_a_placement_out_of_turn_where_the_side_to_move_could_place_another_crea
     assert "out of turn" in message and "read as wQ one of Black's" in message
     assert not t.referee.record.attempts and t.referee.warnings == {Colour.WHITE: 0, Colour.BLACK: 0}
     assert [e.uhp for e in of(t.referee.correct("wS1; bG1 wS1-"), "move")] == ["wS1", "bG1 wS1-"]
+
+
+def test_an_illegal_move_seen_with_a_legal_one_is_a_misread_to_check(table) -> None:
+    """One hand, two changes: White's Ant placed, and a black tile in the gap between White's
+    tiles (the table seen between them, taken for a tile): a misread, not Black's illegal placement."""
+    t = table(*OPENING)
+    t.hand()
+    t.play("wA1 -wQ")
+    t.force("bA1", (-1, 1))  # touches wQ and wG1: a Black placement there breaks the placing rule
+    events = t.still(30)
+    assert kinds(events) == ["misread"]
+    message = of(events, "misread")[0].message
+    assert "two changes at once" in message and "wA1 moved by the rules" in message and "bA1 would break" in message
+    assert not t.referee.record.attempts and t.referee.warnings == {Colour.WHITE: 0, Colour.BLACK: 0}
+    assert uhps(t.referee) == list(OPENING)

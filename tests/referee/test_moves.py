@@ -254,8 +254,8 @@ def test_a_tile_seen_in_a_hole_of_the_hive_is_the_table_through_it(table) -> Non
 
 def test_a_tile_seen_in_a_gap_open_to_the_table_is_no_phantom(table) -> None:
     t = table(*RING, game_type="Base", config=RefereeConfig(stable_seconds=0.3, misread_after_seconds=0.5))
-    t.hand()
-    t.play("wG1 wS1-")
+    assert kinds(t.turn("wG1 wS1-")) == ["move"] and uhps(t.referee)[-1] == table_uhps(t)[-1]
     gap = t.transform.apply((1, -1))  # beside White's tiles, not enclosed: a black tile there is a tile
+    t.hand()
     events = t.still(10, tiles=(*t.seen(), TileSighting(gap[0], gap[1], Colour.BLACK, Bug.GRASSHOPPER, 0.99, 1)))
-    assert kinds(events) == ["move", "illegal"] and of(events, "illegal")[0].uhp.startswith("bG1")
+    assert kinds(events) == ["illegal"] and of(events, "illegal")[0].uhp.startswith("bG1")
