@@ -7,16 +7,20 @@
     python -m vision.training.train tilemap --data var/train --minutes 25
     python -m vision.training.train creatures --data var/train --minutes 20   # also writes the profiles
     python -m vision.training.train profiles --data var/train   # only the shipped profiles, from the ONNX
-    python -m vision.training.generate --out var/tune --frames 5000 --seed 12   # fresh shards
+    python -m vision.training.generate --out var/tune --frames 2500 --seed 11   # fresh shards
+    python -m vision.training.generate --out var/tune --frames 5000 --seed 12
     python -m vision.training.train tilemap --data var/tune --minutes 45 --fine-tune   # from the shipped one
+    python -m vision.training.generate --out var/tune2 --frames 4000 --seed 13   # with a game's first moves
+    python -m vision.training.generate --out var/tune2 --frames 3000 --seed 14
+    python -m vision.training.train tilemap --data var/tune2 --minutes 30 --fine-tune   # from the one above
 
 The shipped networks were first trained on shards of the styles only. The creature network then
 went on (``--resume``, from the weights the last run left in DATA) for 35 minutes over all three
 seeds' shards; the tile map did too but lost recall on the benchmark (a restart at the full
 learning rate, its batch norms learning anew). ``--fine-tune`` goes on from the shipped ONNX
 weights instead, batch norms frozen as exported, at a tenth of the learning rate. A tile map
-so tuned for 45 minutes read more frames right but is not shipped: the rendered referee
-benchmark ruled legal moves illegal with it (README, "Benchmarks").
+so tuned (45 minutes, then 30 more) read more frames right but is not shipped: the rendered
+referee benchmark ruled a legal move illegal with it (README, "Benchmarks").
 
 Runs on a CPU (one thread each: ``OMP_NUM_THREADS=1`` lets both train side by side on two
 cores); the minutes are wall-clock budgets, the learning rate following a cosine over them.
