@@ -183,7 +183,7 @@ def train_tilemap(data: Path, minutes: float, batch: int, seed: int, resume: boo
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
     model = _start(TileMapNet(), data / "tilemap.pt", tilemaps.MODEL_PATH, resume, fine_tune)
-    optimiser = torch.optim.AdamW(model.parameters(), 3e-3 * (FINE_TUNE_LR if fine_tune else 1), weight_decay=1e-4)
+    optimiser = _optimiser(model, 3e-3, fine_tune)
     steps = 0
 
     def step() -> torch.Tensor:
@@ -217,6 +217,11 @@ def _start(model: nn.Module, weights: Path, shipped: Path, resume: bool, fine_tu
             raise SystemExit(f"{weights}: nothing to resume (train once without --resume)")
         model.load_state_dict(torch.load(weights))
     return model
+
+
+def _optimiser(model: nn.Module, rate: float, fine_tune: bool) -> torch.optim.Optimizer:
+    """AdamW over ``model`` at ``rate``, or FINE_TUNE_LR of it when fine-tuning."""
+    return torch.optim.AdamW(model.parameters(), rate * (FINE_TUNE_LR if fine_tune else 1), weight_decay=1e-4)
 
 
 def shipped_weights(model: nn.Module, path: Path) -> nn.Module:
@@ -327,7 +332,7 @@ def train_creatures(data: Path, minutes: float, batch: int, seed: int, resume: b
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
     model = _start(CreatureNet(), data / "creatures.pt", creatures.MODEL_PATH, resume, fine_tune)
-    optimiser = torch.optim.AdamW(model.parameters(), 2e-3 * (FINE_TUNE_LR if fine_tune else 1), weight_decay=1e-4)
+    optimiser = _optimiser(model, 2e-3, fine_tune)
     print(f"{len(crops)} crops of {len(sets)} sets")
 
     def step() -> torch.Tensor:
@@ -386,9 +391,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--minutes", type=float, default=15.0)
     parser.add_argument("--batch", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--resume", action="store_true", help="go on from the weights the last run saved in DATA")
-    parser.add_argument("--fine-tune", action="store_true",
-                        help="go on from the shipped network (vision/models), at a tenth of the learning rate")
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument("--resume", action="store_true", help="go on from the weights the last run saved in DATA")
+    start.add_argument("--fine-tune", action="store_true",
+                       help="go on from the shipped network (vision/models), at a tenth of the learning rate")
     args = parser.parse_args(argv)
     if args.network == "tilemap":
         train_tilemap(args.data, args.minutes, args.batch, args.seed, args.resume, args.fine_tune)
