@@ -1,6 +1,6 @@
 """When what the camera shows is more likely its mistake than the players': ask, do not rule.
 
-The referee asks instead of flagging an illegal move (``Referee._illegal``) in five cases:
+The referee asks instead of flagging an illegal move (``Referee._illegal``) in six cases:
 
 - any illegal move seen in a view that shows under ``MIN_SHOWN`` of the stacks the move leaves
   alone: a camera that lost that much of the hive places the rest less surely;
@@ -18,7 +18,11 @@ The referee asks instead of flagging an illegal move (``Referee._illegal``) in f
 - an illegal move seen in the same view as a legal one before it: the view changed in two places
   between two still views, and one move with one tile misread, missed or seen where there is
   none (a dark gap between tiles taken for a black tile) is likelier than a legal move followed
-  at once by an illegal one.
+  at once by an illegal one;
+- any illegal move onto a piece of the same creature and the other colour, where the camera
+  sees no taller stack than before: that piece, its colour misread, with the mover missed where
+  it lies, explains the view as well (two quiet camera errors made White's Ant "climb" onto
+  Black's, out of turn).
 
 After such a quiet visit, a view that several moves at once explain is asked about too, rather
 than recorded: the moves that fit it may be others than were played around a move not seen
@@ -35,6 +39,7 @@ from typing import Mapping
 from ..board import Board
 from ..hexgrid import Hex
 from ..move import Move
+from .scene import Read
 
 
 def colour_doubt(board: Board, move: Move) -> tuple[Move | None, str]:
@@ -54,6 +59,20 @@ def colour_doubt(board: Board, move: Move) -> tuple[Move | None, str]:
         return None, ""
     return None, (f"{board.uhp(move)} would be out of turn, but {turn.title} could have placed a piece there: is "
                   f"the tile read as {piece} one of {turn.title}'s? (check it, or say which move was made)")
+
+
+def look_alike_message(board: Board, seen: Mapping[Hex, Read], move: Move) -> str | None:
+    """Why ``move`` may be a misread (None if nothing says so): it ends on a piece of the same
+    creature and the other colour, and the camera sees no taller stack there than before."""
+    dest, piece = move.dest, move.piece
+    under = None if dest is None else board.top(dest)
+    if dest is None or piece is None or under is None or under.bug is not piece.bug or under.colour is piece.colour:
+        return None
+    read = seen.get(dest)
+    if read is not None and read.height > board.height(dest):
+        return None
+    return (f"{board.uhp(move)} would put {piece} on {under}, but the camera sees no taller stack there: is it "
+            f"{under} with its colour misread? (check the board, or say which move was made)")
 
 
 def missed_move_message(board: Board, move: Move, quiet_visit: float) -> str:

@@ -28,8 +28,8 @@ from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent
                      NeedsConfirmationEvent, PassEvent, QueenDueEvent, TakebackEvent, UndoEvent,
                      ViewEvent)
 from .attempts import Attempt, Misread, offender
-from .doubt import (MOST_AT_ONCE, colour_doubt, many_moves_reason, missed_move_message, poor_view_message,
-                    second_move_message, unseen_move_reason)
+from .doubt import (MOST_AT_ONCE, colour_doubt, look_alike_message, many_moves_reason, missed_move_message,
+                    poor_view_message, second_move_message, unseen_move_reason)
 from .inference import Explained, Explanation, judge, nearest_moves
 from .scene import Label, Scene, labels, moved, scene_of, tops
 from .registration import Transform, best_fit
@@ -250,11 +250,12 @@ class Referee:
     def _doubted(self, attempt: Attempt, scene: Scene, since: float) -> list[Event] | None:
         """A question instead of a flag, for an illegal move the camera more likely caused (see
         ``doubt``), after the legal moves that came first if any; None when the attempt stands."""
-        move, before = attempt.move, attempt.before
-        poor, (twin, reason) = self._after(before, lambda: (
-            poor_view_message(self.board, moved(scene, attempt.transform), move), colour_doubt(self.board, move)))
-        if poor is not None:
-            return self._misread(Misread(poor, _cells(move), 1, attempt.transform), scene, since)
+        move, before, seen = attempt.move, attempt.before, moved(scene, attempt.transform)
+        unseen, (twin, reason) = self._after(before, lambda: (
+            poor_view_message(self.board, seen, move) or look_alike_message(self.board, seen, move),
+            colour_doubt(self.board, move)))
+        if unseen is not None:  # the camera may not show what the move needs
+            return self._misread(Misread(unseen, _cells(move), 1, attempt.transform), scene, since)
         if twin is not None:
             return self._ask((Explanation((*before, twin), attempt.transform, 1),), scene, since, reason)
         if reason:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from table_sim import kinds, of, uhps
 
 from rules import Colour, Piece
@@ -163,3 +165,35 @@ def test_an_illegal_move_seen_with_a_legal_one_is_a_misread_to_check(table) -> N
     assert "two changes at once" in message and "wA1 moved by the rules" in message and "bA1 would break" in message
     assert not t.referee.record.attempts and t.referee.warnings == {Colour.WHITE: 0, Colour.BLACK: 0}
     assert uhps(t.referee) == list(OPENING)
+
+
+LOOK_ALIKES = (*OPENING, "wA1 -wQ", "bA1 bQ-")  # wA1(-2,0) ... bA1(3,0); White to move
+
+
+def _with_height(t, piece: str, height: int) -> tuple:
+    """The camera's view of the table, reading the stack topped by ``piece`` ``height`` high."""
+    p = Piece.parse(piece)
+    return tuple(replace(s, height_hint=height) if (s.colour, s.bug) == (p.colour, p.bug) and s.height_hint > 1
+                 else s for s in t.seen())
+
+
+def test_a_move_onto_a_look_alike_the_camera_sees_no_taller_is_a_misread(table) -> None:
+    """White's Ant missed where it lies and Black's Ant read as White's: to the camera, wA1 "climbed"
+    onto bA1. With no taller stack seen there, that is a misread to check, not an illegal Ant move."""
+    t = table(*LOOK_ALIKES)
+    t.hand()
+    t.force("wA1", (3, 0))
+    events = t.still(30, tiles=_with_height(t, "wA1", 1))
+    assert kinds(events) == ["misread"]
+    message = of(events, "misread")[0].message
+    assert "would put wA1 on bA1" in message and "no taller stack" in message and "colour misread" in message
+    assert not t.referee.record.attempts and t.referee.warnings == {Colour.WHITE: 0, Colour.BLACK: 0}
+
+
+def test_a_move_onto_a_look_alike_seen_as_a_taller_stack_is_flagged(table) -> None:
+    t = table(*LOOK_ALIKES)
+    t.hand()
+    t.force("wA1", (3, 0))
+    events = t.still(30, tiles=_with_height(t, "wA1", 2))
+    assert kinds(events) == ["illegal"]
+    assert of(events, "illegal")[0].rule != Rule.NOT_YOUR_TURN.value and t.referee.warnings[Colour.WHITE] == 1
