@@ -18,9 +18,9 @@ The shipped networks were first trained on shards of the styles only. The creatu
 went on (``--resume``, from the weights the last run left in DATA) for 35 minutes over all three
 seeds' shards; the tile map did too but lost recall on the benchmark (a restart at the full
 learning rate, its batch norms learning anew). ``--fine-tune`` goes on from the shipped ONNX
-weights instead, batch norms frozen as exported, at a tenth of the learning rate. A tile map
-so tuned (45 minutes, then 30 more) read more frames right but is not shipped: the rendered
-referee benchmark ruled a legal move illegal with it (README, "Benchmarks").
+weights instead, batch norms frozen as exported, at a tenth of the learning rate. The shipped
+tile map was then so tuned: 45 minutes, and 30 more over shards with a game's first moves (the
+last six commands).
 
 Runs on a CPU (one thread each: ``OMP_NUM_THREADS=1`` lets both train side by side on two
 cores); the minutes are wall-clock budgets, the learning rate following a cosine over them.
