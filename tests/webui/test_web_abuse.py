@@ -183,8 +183,8 @@ def test_a_parallel_pin_burst_gets_only_the_allowed_guesses_checked(tmp_path, fo
             thread.start()
         for thread in threads:
             thread.join(60)
-        checked = [a for a in answers if a in (200, 403)]
-        assert len(checked) <= MAX_FAILURES and set(answers) <= {200, 403, 429}
+        # the right PIN is forgiven once checked, so a wrong guess may take its place
+        assert answers.count(403) <= MAX_FAILURES and answers.count(200) <= 1 and set(answers) <= {200, 403, 429}
         status, deep = browsers[0].call("POST", "/api/rulings", raw=DEEP.encode())
         assert status == 400 and deep["error"]
         assert Browser(base).call("GET", "/api/games/9223372036854775808")[0] == 404
