@@ -40,7 +40,8 @@ def test_touching_rows_of_one_colour_are_split_one_top_each() -> None:
         assert len(tops) == len(position)
         for tile in truth.tiles:
             top = min(tops, key=lambda t: np.linalg.norm(t.centre - tile.px))
-            assert np.linalg.norm(top.centre - tile.px) < 0.1 * truth.tile_px
+            # one top per tile: a top between two tiles, or two tiles' tops merged, lies half a pitch off
+            assert np.linalg.norm(top.centre - tile.px) < 0.15 * truth.tile_px
             assert top.colour is tile.colour
 
 
