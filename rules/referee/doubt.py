@@ -65,10 +65,11 @@ def look_alike_message(board: Board, seen: Mapping[Hex, Read], move: Move) -> st
     """Why ``move`` may be a misread (None if nothing says so): it ends on a piece of the same
     creature and the other colour, and the camera sees no taller stack there than before."""
     dest, piece = move.dest, move.piece
-    under = None if dest is None else board.top(dest)
-    if dest is None or piece is None or under is None or under.bug is not piece.bug or under.colour is piece.colour:
+    if dest is None or piece is None:
         return None
-    read = seen.get(dest)
+    under, read = board.top(dest), seen.get(dest)
+    if under is None or under.bug is not piece.bug or under.colour is piece.colour:
+        return None
     if read is not None and read.height > board.height(dest):
         return None
     return (f"{board.uhp(move)} would put {piece} on {under}, but the camera sees no taller stack there: is it "

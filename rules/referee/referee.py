@@ -251,11 +251,11 @@ class Referee:
         """A question instead of a flag, for an illegal move the camera more likely caused (see
         ``doubt``), after the legal moves that came first if any; None when the attempt stands."""
         move, before, seen = attempt.move, attempt.before, moved(scene, attempt.transform)
-        unseen, (twin, reason) = self._after(before, lambda: (
+        misread, (twin, reason) = self._after(before, lambda: (
             poor_view_message(self.board, seen, move) or look_alike_message(self.board, seen, move),
             colour_doubt(self.board, move)))
-        if unseen is not None:  # the camera may not show what the move needs
-            return self._misread(Misread(unseen, _cells(move), 1, attempt.transform), scene, since)
+        if misread is not None:  # too little of the hive seen, or a look-alike's colour perhaps misread
+            return self._misread(Misread(misread, _cells(move), 1, attempt.transform), scene, since)
         if twin is not None:
             return self._ask((Explanation((*before, twin), attempt.transform, 1),), scene, since, reason)
         if reason:
