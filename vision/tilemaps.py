@@ -30,6 +30,7 @@ COLOUR_REACH = 0.4  # pitches around a centre whose top-face classes decide the 
 MIN_TOP_SHARE = 0.3  # ... and of which at least this share must look like a tile top (not table or sides)
 SMALL_PITCH = 32.0  # pixels: tiles this close together are looked at again, ZOOM times as large
 ZOOM = 2  # (the network finds centres and pitch reliably from about 32 to 90 pixels a tile)
+FAINT_HEAT = 0.12  # where no top is found, patches this hot may be tiles too small to see: looked at ZOOM times as large
 TILE_CLASSES = slice(1, 5)  # white and black tops and sides: where tiles are
 
 
@@ -121,13 +122,17 @@ def peaks(maps: TileMaps, threshold: float = PEAK_THRESHOLD) -> list[Peak]:
 def tile_tops(mapper: TileMapper, frame: np.ndarray, threshold: float = PEAK_THRESHOLD
               ) -> tuple[TileMaps, list[Peak]]:
     """The frame's maps and its tile tops (centre heat at least ``threshold``). Where the tiles
-    look small (far camera, wide lens, pocket tiles), the tops come from another look at the
-    tiles' region, ZOOM times as large."""
+    look small (far camera, wide lens, pocket tiles), or no top is found but some patches look
+    faintly like tiles (a hive only a dozen pixels a tile, too small for this scale), the tops come
+    from another look at the tiles' region, ZOOM times as large."""
     maps = mapper.maps(frame)
     found = peaks(maps, threshold)
-    if not found or median_pitch(found) >= SMALL_PITCH:
+    if found and median_pitch(found) >= SMALL_PITCH:
         return maps, found
-    x0, y0, x1, y1 = _tile_region(maps, found, frame.shape)
+    region = _tile_region(maps, found, frame.shape)
+    if region is None:
+        return maps, found
+    x0, y0, x1, y1 = region
     crop = cv2.resize(frame[y0:y1, x0:x1], None, fx=ZOOM, fy=ZOOM, interpolation=cv2.INTER_LINEAR)
     origin = np.array([x0, y0], np.float64)
     return maps, [Peak(p.centre / ZOOM + origin, p.pitch / ZOOM, p.score, p.white)
@@ -139,11 +144,16 @@ def median_pitch(found: list[Peak]) -> float:
     return float(np.median([peak.pitch for peak in found]))
 
 
-def _tile_region(maps: TileMaps, found: list[Peak], frame_shape: tuple[int, ...]) -> tuple[int, int, int, int]:
-    """Frame pixels (x0, y0, x1, y1) of the box round every top found and every patch that looks
-    like tile, with a margin."""
-    ys, xs = np.nonzero(maps.classes[TILE_CLASSES].sum(axis=0) > 0.5)
-    points = np.vstack([pixel_of(np.column_stack([xs, ys])), [p.centre for p in found]])
+def _tile_region(maps: TileMaps, found: list[Peak], frame_shape: tuple[int, ...]
+                 ) -> tuple[int, int, int, int] | None:
+    """Frame pixels (x0, y0, x1, y1) of the box round every top found, every patch that looks like
+    tile and, with no top found, every patch at least FAINT_HEAT hot, with a margin (None: nothing
+    of that)."""
+    tiles = maps.classes[TILE_CLASSES].sum(axis=0) > 0.5
+    ys, xs = np.nonzero(tiles if found else tiles | (maps.heat >= FAINT_HEAT))
+    if not found and not len(xs):
+        return None
+    points = np.vstack([pixel_of(np.column_stack([xs, ys])), np.reshape([p.centre for p in found], (-1, 2))])
     (left, top), (right, bottom) = points.min(axis=0), points.max(axis=0)
     margin = 2 * SMALL_PITCH
     height, width = frame_shape[:2]

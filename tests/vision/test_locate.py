@@ -10,7 +10,7 @@ from rules.pieces import Piece
 from vision.compare import align
 from vision.lattice import fit_lattice, hex_round
 from vision.locate import locate_tiles
-from vision.tilemaps import TileMapper
+from vision.tilemaps import TileMapper, peaks
 from vision.render.camera import SyntheticCamera
 from vision.render.scene import GAP_MM, TILE_SIZES, Conditions, cell_centre_mm, random_conditions, render_position
 
@@ -146,3 +146,16 @@ def test_small_far_tiles_are_found_by_a_closer_look() -> None:
     true = {t.cell: t.colour for t in truth.tiles}
     alignment = align(seen, true)
     assert alignment.matched == len(true) == len(seen)
+
+
+def test_a_hive_too_small_for_one_look_to_find_any_top_is_found_by_a_closer_look() -> None:
+    """A wide lens 95 cm above 26 mm tiles on a dark printed mat: 14 pixels a tile, and the look at the
+    whole frame finds no top (only faint heat), so before the faint heat was looked at again the frame
+    showed an empty table (and the page could not say to bring the camera nearer)."""
+    position = dense_block(12)
+    frame, truth = render_position(position, Conditions(height_mm=950, hfov_deg=102, tilt_deg=10, yaw_deg=50, seed=1,
+                                                        style="a", table="mat", **{**SOLID, "flats_mm": 26.0}))
+    assert truth.tile_px < 15 and peaks(MAPPER.maps(frame)) == []
+    tops = locate_tiles(frame, MAPPER).tiles
+    found = [t for t in truth.tiles if any(np.linalg.norm(top.centre - t.px) < 0.4 * truth.tile_px for top in tops)]
+    assert len(found) >= 10 and len(tops) <= len(truth.tiles)

@@ -88,3 +88,21 @@ def test_small_tops_with_faint_tile_classes_get_their_second_look() -> None:
     assert maps.heat.shape == (90, 160)
     first, second = mapper.looks
     assert first == (720, 1280) and second[0] < 720 and second[1] < 1280  # twice the size of a small region
+
+
+def test_faint_heat_with_no_top_gets_a_second_look_and_an_empty_table_does_not() -> None:
+    """No patch hot enough for a top, but a few faintly hot ones (a hive too small for this scale): the
+    region round them is looked at again, twice as large; with nothing faint either, no second look."""
+    raw = raw_maps([(600.0, 300.0, True)], pitch_px=14.0)
+    raw[0, 0] = np.minimum(raw[0, 0], np.log(0.2 / 0.8))  # heat 0.2 at most: under the top threshold
+    raw[0, 4:] = -8.0
+    raw[0, 4] = 4.0  # table everywhere
+    mapper = _FixedMapper(raw)
+    _, found = tile_tops(mapper, np.zeros(FRAME, np.uint8))
+    assert found == []  # the stand-in answers the same faint heat at any size
+    first, second = mapper.looks
+    assert first == (720, 1280) and second[0] < 720 and second[1] < 1280
+    raw[0, 0] = -8.0
+    mapper = _FixedMapper(raw)
+    tile_tops(mapper, np.zeros(FRAME, np.uint8))
+    assert mapper.looks == [(720, 1280)]
