@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import cv2
 import numpy as np
@@ -34,11 +34,16 @@ from vision.tilemaps import (BLACK_TOP, SMALL_PITCH, WHITE_TOP, Peak, TileMapper
                              tile_tops)
 
 MATCH_RADIUS = 0.35  # pitches: a layout cell mapped this close to a found top is that top
+LOCAL_REACH = 0.45  # a cell with no top where the placement puts it is looked for this share of the way to its nearest other cell
 NEIGHBOURS = 3  # each found top is paired with this many nearest others to propose a placement
 JITTERED = 2  # jittered crops per turn of each enrolled top
 MIN_FOUND = 0.85  # share of the layout's pieces a photo must show
 MIN_PLACED = 0.6  # share of them whose tops must be found before the placement is trusted to find the others
 RECOVER_SHARE = 0.6  # a cell with no top found counts as shown if its face looks this surely of its colour
+FACE_REACH = 0.3  # pitches round a centre whose mean colour (face and art together) is the top's colour
+NEARER_BY = 0.5  # ... or if that colour is this many times nearer its colour's found tops' than the table's
+MIN_CONTRAST = 8.0  # ... and the table's at least this far (Lab units) from it
+SURE_TABLE = 0.9  # map cells this surely table give the table's colour
 TOP_THRESHOLD = 0.15  # centre heat of a top here: lower than in play, as the layout's shape vets every top
 CLOSER = 2  # a photo whose tiles are too small to find is looked at again this many times as large
 MAX_CLOSER_SIDE = 4096  # pixels: ... unless that makes it larger than this
@@ -112,8 +117,41 @@ def place_layout(found: list[Peak], layout: Layout) -> Placement:
         if (matched >= 0).sum() >= 5:
             refined = cv2.findHomography(plane[matched >= 0], centres[matched[matched >= 0]])[0]
             best = best if refined is None else refined
-    matched = _matches(best, plane, centres, pitch)
+    matched = _matched_locally(best, plane, centres, pitch)
     return Placement(Lattice(best), {cells[k]: found[m] for k, m in enumerate(matched) if m >= 0})
+
+
+def _matched_locally(homography: np.ndarray, plane: np.ndarray, centres: np.ndarray, pitch: float) -> np.ndarray:
+    """``_matches``, then each cell left without a top looked for again (within LOCAL_REACH of the way
+    to its nearest other cell) where the homography puts it moved by the smooth (quadratic) field of how far the matched cells' tops
+    lie from where it puts them, one cell at a time until no more are found: a wide lens bends a
+    spread-out layout's far corners further than a homography follows, and each cell found there
+    guides the next one further out."""
+    matched = _matches(homography, plane, centres, pitch)
+    mapped = cv2.perspectiveTransform(plane[None], homography)[0]
+    middle, spread = plane.mean(axis=0), max(float(np.ptp(plane)), 1.0)
+    terms = _quadratic_terms((plane - middle) / spread)
+    apart = np.linalg.norm(plane[:, None] - plane[None], axis=2)
+    room = np.where(np.eye(len(plane), dtype=bool), np.inf, apart).min(axis=1)  # to the nearest other cell, pitches
+    for _ in range(len(plane)):
+        placed, open_cells = np.flatnonzero(matched >= 0), np.flatnonzero(matched < 0)
+        free = np.setdiff1d(np.arange(len(centres)), matched[placed])
+        if len(placed) < 2 * terms.shape[1] or not len(open_cells) or not len(free):
+            break
+        field = np.linalg.lstsq(terms[placed], centres[matched[placed]] - mapped[placed], rcond=None)[0]
+        where = mapped[open_cells] + terms[open_cells] @ field
+        distance = np.linalg.norm(where[:, None] - centres[None, free], axis=2)
+        cell, top = np.unravel_index(int(distance.argmin()), distance.shape)
+        if distance[cell, top] >= LOCAL_REACH * room[open_cells[cell]] * pitch:
+            break
+        matched[open_cells[cell]] = free[top]
+    return matched
+
+
+def _quadratic_terms(points: np.ndarray) -> np.ndarray:
+    """(N, 6) terms 1, x, y, x², xy, y² of points (N, 2)."""
+    x, y = points.T
+    return np.column_stack([np.ones_like(x), x, y, x * x, x * y, y * y])
 
 
 def _image(item: np.ndarray | str | os.PathLike[str], index: int) -> np.ndarray:
@@ -127,11 +165,15 @@ def _image(item: np.ndarray | str | os.PathLike[str], index: int) -> np.ndarray:
     return item
 
 
-def _recovered(maps: TileMaps, placement: Placement, layout: Layout) -> dict[tuple[int, int], np.ndarray]:
+def _recovered(frame: np.ndarray, maps: TileMaps, placement: Placement, layout: Layout
+               ) -> dict[tuple[int, int], np.ndarray]:
     """Pixel centres of the layout cells with no top found where the placement puts a face of the
-    cell's colour all the same (the map's classes, over the middle of the face): a dark tile on a
-    dark mat may give no clear centre, but the layout says where it lies."""
+    cell's colour all the same: the map's classes say so over the middle of the face, or its colour
+    is far nearer the found tops of its colour than the table's and the other colour's tops' (a dark
+    tile on a dark mat, or a tile beside a cloth's flowers, may give no clear centre, but the
+    layout says where it lies)."""
     recovered = {}
+    colours = _colour_likeness(frame, maps, placement, layout)
     for cell in layout:
         if cell in placement.tops:
             continue
@@ -139,9 +181,47 @@ def _recovered(maps: TileMaps, placement: Placement, layout: Layout) -> dict[tup
         x, y = np.round(cell_of(centre[None])[0]).astype(int)
         face = WHITE_TOP if layout[cell].colour is Colour.WHITE else BLACK_TOP
         window = maps.classes[face, max(y - 1, 0):y + 2, max(x - 1, 0):x + 2]
-        if window.size == 9 and float(window.mean()) >= RECOVER_SHARE:
+        if (window.size == 9 and float(window.mean()) >= RECOVER_SHARE) or colours(cell, centre):
             recovered[cell] = centre
     return recovered
+
+
+def _colour_likeness(frame: np.ndarray, maps: TileMaps, placement: Placement, layout: Layout
+                     ) -> Callable[[tuple[int, int], np.ndarray], bool]:
+    """Whether the top at a layout cell's centre looks like the found tops of its colour: its mean
+    Lab colour NEARER_BY times nearer theirs (median) than the table's and the other colour's, and
+    those at least MIN_CONTRAST away."""
+    lab = cv2.cvtColor(frame.astype(np.float32) / 255, cv2.COLOR_BGR2Lab)
+    pitch = float(np.median([top.pitch for top in placement.tops.values()]))
+    rows, cols = maps.heat.shape
+    table = cv2.resize(lab, (cols, rows), interpolation=cv2.INTER_AREA)[maps.classes[0] >= SURE_TABLE]
+    found = {colour: [_mean_colour(lab, top.centre, FACE_REACH * pitch) for cell, top in placement.tops.items()
+                      if layout[cell].colour is colour] for colour in Colour}
+    if len(table) == 0 or not all(found.values()):
+        return lambda cell, centre: False
+    refs = {colour: np.median(found[colour], axis=0) for colour in Colour}
+    table_ref = np.median(table, axis=0)
+
+    def looks_like(cell: tuple[int, int], centre: np.ndarray) -> bool:
+        colour = _mean_colour(lab, centre, FACE_REACH * pitch)
+        own = layout[cell].colour
+        others = [table_ref, *(ref for c, ref in refs.items() if c is not own)]
+        apart = min(float(np.linalg.norm(colour - other)) for other in others)
+        return apart >= MIN_CONTRAST and float(np.linalg.norm(colour - refs[own])) < NEARER_BY * apart
+
+    return looks_like
+
+
+def _mean_colour(image: np.ndarray, centre: np.ndarray, reach: float) -> np.ndarray:
+    """The mean pixel of ``image`` within ``reach`` pixels of ``centre`` (x, y)."""
+    x, y = centre
+    height, width = image.shape[:2]
+    x0, x1 = max(int(x - reach), 0), min(int(np.ceil(x + reach)) + 1, width)
+    y0, y1 = max(int(y - reach), 0), min(int(np.ceil(y + reach)) + 1, height)
+    rows, cols = np.ogrid[y0:max(y1, y0), x0:max(x1, x0)]
+    disc = (cols - x) ** 2 + (rows - y) ** 2 <= reach ** 2
+    window = image[y0:y1, x0:x1][disc]
+    return window.mean(axis=0) if len(window) else np.full(image.shape[2], np.inf)
 
 
 def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper, scale: float = 1.0
@@ -157,7 +237,7 @@ def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper, s
     placement = place_layout(found, layout)
     centres = {cell: top.centre for cell, top in placement.tops.items()}
     if len(centres) >= MIN_PLACED * len(layout):
-        centres |= _recovered(maps, placement, layout)
+        centres |= _recovered(frame, maps, placement, layout)
     absent = [f"{layout[c].name} at {c} (looked near pixel {tuple(int(v) for v in placement.lattice.pixel(c))})"
               for c in layout if c not in centres]
     if len(absent) > (1 - MIN_FOUND) * len(layout):

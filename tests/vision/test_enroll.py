@@ -61,6 +61,24 @@ def test_a_scatter_with_gaps_is_placed() -> None:
     assert len(placement.tops) == len(cells)
 
 
+def test_a_scatter_bent_by_a_wide_lens_is_placed_to_its_far_corners() -> None:
+    """A loose scatter (cells two apart) whose far corners a barrel lens bends over a pitch
+    from where any homography of the rest puts them: each corner tile is found from where the tiles
+    beside it lie (before, the two farthest were left out, and a creature with them)."""
+    spots = [(q, r) for q in range(-8, 9, 2) for r in range(-4, 5, 2)][:28]
+    cells = parse_layout(DEFAULT_LAYOUT)
+    scatter = "\n".join(f"{q + (r // 2) % 2} {r} {piece.name}" for (q, r), piece in zip(spots, cells.values()))
+    tops = seen(scatter, camera(20.0, 36.0, 0.0))
+    middle = np.mean([top.centre for top in tops], axis=0)
+    bent = [replace(top, centre=middle + (top.centre - middle) * (1 - 2.0e-6 * np.sum((top.centre - middle) ** 2)))
+            for top in tops]
+    shifts = [np.linalg.norm(b.centre - t.centre) / t.pitch for b, t in zip(bent, tops)]
+    assert max(shifts) > 0.5  # the corners, bent well past where the placement looks (0.35 pitch)
+    placement = place_layout(bent, parse_layout(scatter))
+    assert len(placement.tops) == len(cells)
+    assert all(placement.tops[cell] is top for cell, top in zip(parse_layout(scatter), bent))
+
+
 def test_a_missing_piece_is_left_unplaced() -> None:
     placement = place_layout(seen(DEFAULT_LAYOUT, camera(10.0, 50.0, 0.0), drop=1), parse_layout(DEFAULT_LAYOUT))
     assert (0, 0) not in placement.tops and len(placement.tops) == 27
@@ -129,6 +147,25 @@ def test_a_piece_with_no_top_found_is_taken_where_the_map_shows_its_face(monkeyp
     faces["wA3"] = 0  # nor is bare table
     profile = _enroll_seeing(monkeypatch, missing, faces)
     assert "bA2 at" in profile.note and "wA3 at" in profile.note and "wA1 at" not in profile.note
+
+
+def test_a_piece_the_map_calls_table_is_taken_where_its_face_has_its_colour(monkeypatch) -> None:
+    """Black tiles beside a cloth's flowers that the map calls table: no centre and no face class,
+    but where the layout puts them the photo shows the colour of the other black tops, not the
+    table's. A spot showing the table's colour is still left out (the piece is not there)."""
+    pieces = parse_layout(DEFAULT_LAYOUT).values()
+    every = list(zip(seen(DEFAULT_LAYOUT, camera(0.0, 50.0, 0.0)), pieces))
+    photo = np.full((720, 1280, 3), (60, 120, 90), np.uint8)  # a green table
+    for top, piece in every:
+        shade = 225 if piece.colour is Colour.WHITE else 40
+        cv2.circle(photo, tuple(int(v) for v in top.centre), 20, (shade, shade, shade), -1)
+    hidden = {"bA1", "bM", "wA2"}
+    table = next(top for top, piece in every if piece.name == "wA2")
+    cv2.circle(photo, tuple(int(v) for v in table.centre), 20, (60, 120, 90), -1)  # wA2 is not laid out
+    tops = [top for top, piece in every if piece.name not in hidden]
+    monkeypatch.setattr(enrollment, "tile_tops", lambda mapper, frame, threshold: (_maps({}), tops))
+    profile = enrollment.enroll([photo])
+    assert "wA2 at" in profile.note and "bA1" not in profile.note and "bM" not in profile.note
 
 
 def test_a_photo_whose_tiles_are_too_small_to_learn_from_says_how_much_closer_to_come() -> None:
