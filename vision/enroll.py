@@ -30,11 +30,11 @@ from vision.images import ImageReadError, read_image
 from vision.lattice import Lattice, plane_points
 from vision.profile import CreatureProfile
 from vision.tile_size import READABLE_PITCH, closer_advice, nearer
-from vision.tilemaps import (BLACK_TOP, SMALL_PITCH, WHITE_TOP, Peak, TileMapper, TileMaps, cell_of, median_pitch,
-                             tile_tops)
+from vision.tilemaps import (BLACK_TOP, SMALL_PITCH, WHITE_TOP, Peak, TileMapper, TileMaps, cell_of, disc_window,
+                             median_pitch, tile_tops)
 
 MATCH_RADIUS = 0.35  # pitches: a layout cell mapped this close to a found top is that top
-LOCAL_REACH = 0.45  # a cell with no top where the placement puts it is looked for this share of the way to its nearest other cell
+LOCAL_REACH = 0.45  # a cell left without a top is looked for this share of the way to its nearest other cell
 NEIGHBOURS = 3  # each found top is paired with this many nearest others to propose a placement
 JITTERED = 2  # jittered crops per turn of each enrolled top
 MIN_FOUND = 0.85  # share of the layout's pieces a photo must show
@@ -122,11 +122,11 @@ def place_layout(found: list[Peak], layout: Layout) -> Placement:
 
 
 def _matched_locally(homography: np.ndarray, plane: np.ndarray, centres: np.ndarray, pitch: float) -> np.ndarray:
-    """``_matches``, then each cell left without a top looked for again (within LOCAL_REACH of the way
-    to its nearest other cell) where the homography puts it moved by the smooth (quadratic) field of how far the matched cells' tops
-    lie from where it puts them, one cell at a time until no more are found: a wide lens bends a
-    spread-out layout's far corners further than a homography follows, and each cell found there
-    guides the next one further out."""
+    """``_matches``, then each cell left without a top looked for again (within LOCAL_REACH of the
+    way to its nearest other cell) where the homography puts it, moved by the smooth (quadratic)
+    field of how far the matched cells' tops lie from where it puts them; one cell at a time until
+    no more are found: a wide lens bends a spread-out layout's far corners further than a
+    homography follows, and each cell found there guides the next one further out."""
     matched = _matches(homography, plane, centres, pitch)
     mapped = cv2.perspectiveTransform(plane[None], homography)[0]
     middle, spread = plane.mean(axis=0), max(float(np.ptp(plane)), 1.0)
@@ -214,14 +214,9 @@ def _colour_likeness(frame: np.ndarray, maps: TileMaps, placement: Placement, la
 
 def _mean_colour(image: np.ndarray, centre: np.ndarray, reach: float) -> np.ndarray:
     """The mean pixel of ``image`` within ``reach`` pixels of ``centre`` (x, y)."""
-    x, y = centre
-    height, width = image.shape[:2]
-    x0, x1 = max(int(x - reach), 0), min(int(np.ceil(x + reach)) + 1, width)
-    y0, y1 = max(int(y - reach), 0), min(int(np.ceil(y + reach)) + 1, height)
-    rows, cols = np.ogrid[y0:max(y1, y0), x0:max(x1, x0)]
-    disc = (cols - x) ** 2 + (rows - y) ** 2 <= reach ** 2
-    window = image[y0:y1, x0:x1][disc]
-    return window.mean(axis=0) if len(window) else np.full(image.shape[2], np.inf)
+    window, disc = disc_window((float(centre[0]), float(centre[1])), reach, image.shape)
+    inside = image[window][disc]
+    return inside.mean(axis=0) if len(inside) else np.full(image.shape[2], np.inf)
 
 
 def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper, scale: float = 1.0
