@@ -4,9 +4,8 @@ A small fully convolutional network (``vision/models/tilemap.onnx``, trained on 
 renders by ``python -m vision.training.train tilemap``) reads the frame at a quarter of its
 size and answers, for every ``STRIDE`` x ``STRIDE`` patch of the frame: how likely a tile
 top's centre lies there (with the sub-patch offset and the local lattice pitch), and which
-of ``CLASSES`` the patch shows. It runs on the Pi through OpenCV's ``cv2.dnn``. The tiles' region
-gets a second look turned half round, averaged with the first; tiles too small for that scale (a far
-camera, a wide lens) get their two looks at twice the size, over their region only.
+of ``CLASSES`` the patch shows. It runs on the Pi through OpenCV's ``cv2.dnn``. Tiles too small
+for that scale (a far camera, a wide lens) get a second look at twice the size, over their region only.
 """
 
 from __future__ import annotations
@@ -33,7 +32,6 @@ SMALL_PITCH = 32.0  # pixels: tiles this close together are looked at again, ZOO
 ZOOM = 2  # (the network finds centres and pitch reliably from about 32 to 90 pixels a tile)
 FAINT_HEAT = 0.12  # where no top is found, patches this hot may be tiles too small to see: looked at ZOOM times as large
 TILE_CLASSES = slice(1, 5)  # white and black tops and sides: where tiles are
-MIRRORS = ((0, 1),)  # the tiles' region is looked at again turned half round (mirrored both ways)
 
 
 @dataclass(frozen=True)
@@ -48,38 +46,6 @@ class TileMaps:
     def not_table(self) -> np.ndarray:
         """(H, W) bool: cells that show anything but bare table."""
         return self.classes[0] < 0.5
-
-    def window(self, rows: slice, cols: slice) -> "TileMaps":
-        """The maps of a window of cells."""
-        return TileMaps(self.heat[rows, cols], self.offset[:, rows, cols], self.pitch[rows, cols],
-                        self.classes[:, rows, cols])
-
-    def pasted(self, part: "TileMaps", row: int, col: int) -> "TileMaps":
-        """These maps with ``part`` written over the cells from (row, col) on."""
-        rows, cols = slice(row, row + part.heat.shape[0]), slice(col, col + part.heat.shape[1])
-        heat, offset, pitch, classes = self.heat.copy(), self.offset.copy(), self.pitch.copy(), self.classes.copy()
-        heat[rows, cols], offset[:, rows, cols], pitch[rows, cols] = part.heat, part.offset, part.pitch
-        classes[:, rows, cols] = part.classes
-        return TileMaps(heat, offset, pitch, classes)
-
-    def mirrored(self, axes: tuple[int, ...]) -> "TileMaps":
-        """The maps of the image mirrored along ``axes`` (0: up-down, 1: left-right), offsets turned with it."""
-        heat, offset, pitch, classes = self.heat, self.offset.copy(), self.pitch, self.classes
-        for axis in axes:
-            heat, pitch = np.flip(heat, axis), np.flip(pitch, axis)
-            offset, classes = np.flip(offset, axis + 1), np.flip(classes, axis + 1)
-            offset[1 - axis] *= -1
-        return TileMaps(heat, offset, pitch, classes)
-
-
-def mean_maps(looks: list[TileMaps]) -> TileMaps:
-    """The maps of several looks at one image: heat and classes averaged, a centre's offset and
-    pitch weighed by each look's heat there."""
-    heat = np.stack([look.heat for look in looks])
-    weight = heat + 1e-6
-    offset = np.einsum("lhw,lchw->chw", weight, np.stack([look.offset for look in looks])) / weight.sum(axis=0)
-    pitch = np.exp((weight * np.log(np.stack([look.pitch for look in looks]))).sum(axis=0) / weight.sum(axis=0))
-    return TileMaps(heat.mean(axis=0), offset, pitch, np.mean([look.classes for look in looks], axis=0))
 
 
 @dataclass(frozen=True)
@@ -132,20 +98,6 @@ class TileMapper:
         return decode(self.net.forward(), frame.shape)
 
 
-
-def mirrored_maps(mapper: TileMapper, image: np.ndarray, plain: TileMaps | None = None) -> TileMaps:
-    """The maps of ``image`` (``plain`` if already known) averaged with those of its MIRRORS: the
-    network errs differently on a mirror image, and its phantoms and misses are seldom shared."""
-    height, width = image.shape[:2]
-    side = INPUT_SCALE * MULTIPLE
-    padded = cv2.copyMakeBorder(image, 0, -height % side, 0, -width % side, cv2.BORDER_REPLICATE)
-    cut = (slice(0, -(-height // STRIDE)), slice(0, -(-width // STRIDE)))
-    looks = [plain if plain is not None else mapper.maps(image)]
-    for axes in MIRRORS:
-        looks.append(mapper.maps(np.ascontiguousarray(np.flip(padded, axes))).mirrored(axes).window(*cut))
-    return mean_maps(looks)
-
-
 def peaks(maps: TileMaps, threshold: float = PEAK_THRESHOLD) -> list[Peak]:
     """Tile-top centres: local maxima of the heat over ``threshold``, with sub-cell offsets."""
     heat = maps.heat
@@ -169,26 +121,22 @@ def peaks(maps: TileMaps, threshold: float = PEAK_THRESHOLD) -> list[Peak]:
 
 def tile_tops(mapper: TileMapper, frame: np.ndarray, threshold: float = PEAK_THRESHOLD
               ) -> tuple[TileMaps, list[Peak]]:
-    """The frame's maps and its tile tops (centre heat at least ``threshold``). The tiles' region
-    is looked at again turned half round, and the two looks averaged (``mirrored_maps``). Where the
-    tiles look small (far camera, wide lens, pocket tiles), or no top is found but some patches look
+    """The frame's maps and its tile tops (centre heat at least ``threshold``). Where the tiles
+    look small (far camera, wide lens, pocket tiles), or no top is found but some patches look
     faintly like tiles (a hive only a dozen pixels a tile, too small for this scale), the tops come
-    from such looks at the tiles' region ZOOM times as large instead."""
+    from another look at the tiles' region, ZOOM times as large."""
     maps = mapper.maps(frame)
     found = peaks(maps, threshold)
+    if found and median_pitch(found) >= SMALL_PITCH:
+        return maps, found
     region = _tile_region(maps, found, frame.shape)
     if region is None:
         return maps, found
     x0, y0, x1, y1 = region
-    if found and median_pitch(found) >= SMALL_PITCH:
-        cells = (slice(y0 // STRIDE, -(-y1 // STRIDE)), slice(x0 // STRIDE, -(-x1 // STRIDE)))
-        seen = mirrored_maps(mapper, frame[y0:y1, x0:x1], maps.window(*cells))
-        maps = maps.pasted(seen, y0 // STRIDE, x0 // STRIDE)
-        return maps, peaks(maps, threshold)
     crop = cv2.resize(frame[y0:y1, x0:x1], None, fx=ZOOM, fy=ZOOM, interpolation=cv2.INTER_LINEAR)
     origin = np.array([x0, y0], np.float64)
     return maps, [Peak(p.centre / ZOOM + origin, p.pitch / ZOOM, p.score, p.white)
-                  for p in peaks(mirrored_maps(mapper, crop), threshold)]
+                  for p in peaks(mapper.maps(crop), threshold)]
 
 
 def median_pitch(found: list[Peak]) -> float:
@@ -209,7 +157,7 @@ def _tile_region(maps: TileMaps, found: list[Peak], frame_shape: tuple[int, ...]
     (left, top), (right, bottom) = points.min(axis=0), points.max(axis=0)
     margin = 2 * SMALL_PITCH
     height, width = frame_shape[:2]
-    return (max(int(left - margin), 0) // STRIDE * STRIDE, max(int(top - margin), 0) // STRIDE * STRIDE,
+    return (max(int(left - margin), 0), max(int(top - margin), 0),
             min(int(right + margin), width), min(int(bottom + margin), height))
 
 
