@@ -172,11 +172,12 @@ def _recovered(frame: np.ndarray, maps: TileMaps, placement: Placement, layout: 
     is far nearer the found tops of its colour than the table's and the other colour's tops' (a dark
     tile on a dark mat, or a tile beside a cloth's flowers, may give no clear centre, but the
     layout says where it lies)."""
+    missing = [cell for cell in layout if cell not in placement.tops]
+    if not missing:  # the usual photo: no colour to compare
+        return {}
     recovered = {}
     colours = _colour_likeness(frame, maps, placement, layout)
-    for cell in layout:
-        if cell in placement.tops:
-            continue
+    for cell in missing:
         centre = placement.lattice.pixel(cell)
         x, y = np.round(cell_of(centre[None])[0]).astype(int)
         face = WHITE_TOP if layout[cell].colour is Colour.WHITE else BLACK_TOP
