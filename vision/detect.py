@@ -36,7 +36,8 @@ HAND_WIDTH = 0.6  # pitches: narrower streaks of 'hand' (a frame's border, a tab
 OBJECT_REACH = 0.9  # pitches: a still object counts only over the hive itself
 SECOND_LOOK = 0.9  # a top read less surely than this from one view is also embedded turned half round
 HALF_TURN = 3  # sixths
-LEARNT_VIEWS = 18  # views of your own tiles kept per class, once a game record names them (3 tiles' worth)
+LEARNT_TOPS = 3  # tiles of each class whose crops (and views) are kept once a game record names them
+LEARNT_VIEWS = 6 * LEARNT_TOPS  # views of your own tiles kept per class
 WHITE_CLASSES = np.array([colour is Colour.WHITE for colour, _ in CLASSES])
 
 
@@ -57,6 +58,7 @@ class Detector:
         """Read tiles with ``profile`` from now on (forgetting the tiles learnt with the last one)."""
         self.enrolled, self.profile = profile, profile
         self._learnt: dict[int, np.ndarray] = {}
+        self._learnt_tops: dict[int, list[np.ndarray]] = {}
         self.still.forget_reads()
 
     def learn(self, tops: Iterable[tuple[tuple[float, float], Piece]]) -> None:
@@ -64,19 +66,24 @@ class Detector:
         view saw them, in frame pixels, and which piece each is) as examples of your set: a top
         misread so far is then read as what it is, and a second Ant more like the first. Per
         class, the views of the tops named last (up to LEARNT_VIEWS) stand beside the enrolled
-        profile's examples."""
+        profile's examples, and their crops (up to LEARNT_TOPS) beside its art."""
         enrolled = self.enrolled
         views: dict[int, list[np.ndarray]] = {}
+        crops: dict[int, list[np.ndarray]] = {}
         for centre, piece in tops:
-            seen = self.still.views_near(np.asarray(centre, float))
+            seen = self.still.seen_near(np.asarray(centre, float))
             if seen is not None:
-                views.setdefault(CLASSES.index((piece.colour, piece.bug)), []).append(seen)
+                index = CLASSES.index((piece.colour, piece.bug))
+                views.setdefault(index, []).append(seen[0])
+                crops.setdefault(index, []).extend([] if seen[1] is None else [seen[1]])
         if not views:
             return
         for index, kept in views.items():
             self._learnt[index] = np.vstack(kept)[-LEARNT_VIEWS:]
+        for index, named in crops.items():
+            self._learnt_tops[index] = named[-LEARNT_TOPS:]
         if enrolled is self.enrolled:  # not replaced meanwhile (enrollment runs on another thread)
-            self.profile = enrolled.with_examples(self._learnt)
+            self.profile = enrolled.with_examples(self._learnt, self._learnt_tops)
         self.still.forget_reads()
 
     def forget(self) -> None:
@@ -138,17 +145,17 @@ class Detector:
         """(T, classes) weights of the profile's classes for each tile's crop: from its embedding
         as seen (with those of the still frames before), and where that leaves the read unsure,
         also from the crop turned half round (the network is not fully turn-blind; a second view
-        of every top would cost a third of the frame's time)."""
+        of every top would cost a third of the frame's time), then settled by your set's art."""
         crops = [rectified_crop(frame, tile.centre, tile.basis) for tile in tiles]
         embedded = self.embedder.embed(crops)
-        views = [self.still.views(tile.centre, view) for tile, view in zip(tiles, embedded)]
+        views = [self.still.views(tile.centre, view, crop) for tile, view, crop in zip(tiles, embedded, crops)]
         weights = self.profile.class_weights(views)
         unsure = np.flatnonzero(weights.max(axis=1) < SECOND_LOOK)
         if len(unsure):
             again = self.embedder.embed([turned(crops[i], HALF_TURN) for i in unsure])
             weights[unsure] = self.profile.class_weights([np.vstack([views[i], view[None]])
                                                           for i, view in zip(unsure, again)])
-        return weights
+        return self.profile.reweigh(weights, crops)
 
 
 def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:

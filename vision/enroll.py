@@ -7,7 +7,8 @@ found tops of the right colour, refined to a homography (the camera's perspectiv
 cell with no top found is taken where the placement puts it if the map shows a face of the
 cell's colour there (a dark tile on a dark mat gives no clear centre). Each
 matched top's crop, turned through all six sixths and slightly jittered, gives the creature
-embeddings that become the profile's examples. A piece the photo does not show (hidden by glare,
+embeddings that become the profile's examples, and its plain crop the set's art
+(``vision.set_art``). A piece the photo does not show (hidden by glare,
 say) is left out, named in the profile's note, as long as most of the layout was found and every
 creature of each colour has an example.
 """
@@ -28,7 +29,8 @@ from vision.creatures import CreatureEmbedder, turned
 from vision.features import jittered_crop, rectified_crop
 from vision.images import ImageReadError, read_image
 from vision.lattice import Lattice, plane_points
-from vision.profile import CreatureProfile
+from vision.profile import CLASSES, CreatureProfile
+from vision.set_art import SetArt
 from vision.tile_size import READABLE_PITCH, closer_advice, nearer
 from vision.tilemaps import (BLACK_TOP, SMALL_PITCH, WHITE_TOP, Peak, TileMapper, TileMaps, cell_of, disc_window,
                              median_pitch, tile_tops)
@@ -285,7 +287,8 @@ def _listed(items: list[str], most: int = 8) -> str:
 
 
 def _crops(frame: np.ndarray, centre: np.ndarray, basis: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
-    """The top's crop in all six turns, each also with small errors in centre, scale and angle."""
+    """The top's crop in all six turns (the plain crop first), each also with small errors in
+    centre, scale and angle."""
     crops = [rectified_crop(frame, centre, basis)]
     crops += [jittered_crop(frame, centre, basis, rng, 0.03, 0.05, 0.04) for _ in range(JITTERED - 1)]
     return [turned(crop, sixths) for crop in crops for sixths in range(6)]
@@ -300,6 +303,8 @@ def enroll(images: Iterable[np.ndarray | str | os.PathLike[str]], layout: str | 
         raise CalibrationError("enrollment needs at least one photo of the laid-out pieces")
     mapper, embedder, rng = TileMapper(), CreatureEmbedder(), np.random.default_rng(0)
     examples: dict[tuple[Colour, Bug], list[np.ndarray]] = {}
+    tops: list[np.ndarray] = []  # each matched top's rectified crop, for the set's art
+    labels: list[int] = []
     left_out = []
     for index, item in enumerate(photos):
         frame = _image(item, index)
@@ -308,14 +313,17 @@ def enroll(images: Iterable[np.ndarray | str | os.PathLike[str]], layout: str | 
         left_out += [f"{label}: {_listed(absent)}"] if absent else []
         for cell, centre in centres.items():
             piece = cells[cell]
-            embedded = embedder.embed(_crops(look, centre, placement.lattice.basis(cell), rng))
-            examples.setdefault((piece.colour, piece.bug), []).extend(embedded)
+            crops = _crops(look, centre, placement.lattice.basis(cell), rng)
+            examples.setdefault((piece.colour, piece.bug), []).extend(embedder.embed(crops))
+            tops.append(crops[0])
+            labels.append(CLASSES.index((piece.colour, piece.bug)))
     unseen = [f"{c.title} {b.title}" for c in Colour for b in Bug if (c, b) not in examples]
     if unseen:
         raise CalibrationError(f"no photo shows a {', '.join(unseen)}; pieces not found: {' | '.join(left_out)}")
     if left_out:
         note = f"{note}{'; ' if note else ''}pieces not found, left out: {' | '.join(left_out)}"
-    return CreatureProfile.from_examples({k: np.array(v) for k, v in examples.items()}, note)
+    return CreatureProfile.from_examples({k: np.array(v) for k, v in examples.items()}, note,
+                                         SetArt.learn(tops, labels, len(CLASSES)))
 
 
 def layout_picture(layout: str = DEFAULT_LAYOUT, style: str = "a") -> np.ndarray:

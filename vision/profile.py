@@ -5,7 +5,9 @@ network's embedding space (``vision.creatures``): the enrolled tops of your set,
 through the six sixths. A tile of a known colour is the creature whose examples lie nearest
 its embedding (the best match per class, averaged over the views of the tile that were
 embedded). The built-in profile holds the training art styles' examples; enrolling
-(``vision.enroll``) learns your own set's from one photo. Saved as calibration kind "profile".
+(``vision.enroll``) learns your own set's from one photo, and the middles of its tops as
+templates (``vision.set_art``) that settle the network's unsure reads. Saved as calibration kind
+"profile" (the templates are optional: a profile saved before them reads without).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import numpy as np
 from calibration import files
 from rules.pieces import Bug, Colour
 from vision.creatures import EMBEDDING
+from vision.set_art import SetArt
 
 KIND = "profile"
 VERSION = 2  # version 1 held glyph-feature statistics, read by no hivecam since the creature network
@@ -32,29 +35,35 @@ MAX_EXAMPLES = 2000  # a profile file keeps at most this many example vectors
 
 @dataclass(frozen=True)
 class CreatureProfile:
-    """Example embeddings (N, EMBEDDING) and the index into ``CLASSES`` of each."""
+    """Example embeddings (N, EMBEDDING) and the index into ``CLASSES`` of each (and, enrolled
+    from your set, its art)."""
 
     vectors: np.ndarray
     labels: np.ndarray
     note: str = ""
+    art: SetArt | None = None
 
     @classmethod
-    def from_examples(cls, examples: dict[tuple[Colour, Bug], np.ndarray], note: str = "") -> "CreatureProfile":
+    def from_examples(cls, examples: dict[tuple[Colour, Bug], np.ndarray], note: str = "",
+                      art: SetArt | None = None) -> "CreatureProfile":
         """The profile of these example embeddings; every class needs at least one."""
         missing = [f"{c.title} {b.title}" for c, b in CLASSES if len(examples.get((c, b), ())) == 0]
         if missing:
             raise files.CalibrationFileError(f"no examples of: {', '.join(missing)}")
         vectors = np.vstack([np.asarray(examples[k], np.float64) for k in CLASSES])
         labels = np.concatenate([np.full(len(examples[k]), i) for i, k in enumerate(CLASSES)])
-        return cls(vectors / np.linalg.norm(vectors, axis=1, keepdims=True), labels, note)
+        return cls(vectors / np.linalg.norm(vectors, axis=1, keepdims=True), labels, note, art)
 
-    def with_examples(self, extra: Mapping[int, np.ndarray]) -> "CreatureProfile":
-        """This profile plus ``extra`` unit example vectors (V, EMBEDDING) per index into ``CLASSES``."""
+    def with_examples(self, extra: Mapping[int, np.ndarray],
+                      tops: Mapping[int, list[np.ndarray]] | None = None) -> "CreatureProfile":
+        """This profile plus ``extra`` unit example vectors (V, EMBEDDING) per index into ``CLASSES``
+        (and, if it has art, the BGR crops of ``tops`` of each class as templates)."""
         if not extra:
             return self
         vectors = np.vstack([self.vectors, *extra.values()])
         labels = np.concatenate([self.labels, *(np.full(len(v), k) for k, v in extra.items())])
-        return CreatureProfile(vectors, labels, self.note)
+        art = self.art.with_tops(tops) if self.art is not None and tops else self.art
+        return CreatureProfile(vectors, labels, self.note, art)
 
     def classify(self, views: np.ndarray) -> tuple[Colour, Bug, float]:
         """The colour and creature of a tile seen as ``views`` (R, EMBEDDING) unit vectors, and a
@@ -81,9 +90,14 @@ class CreatureProfile:
         weights = np.exp(SHARPNESS * (scores - scores.max(axis=1, keepdims=True)))
         return weights / weights.sum(axis=1, keepdims=True)
 
+    def reweigh(self, weights: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
+        """``class_weights`` of tiles seen as ``crops``, settled by your set's art where it is known."""
+        return weights if self.art is None else self.art.reweigh(weights, crops)
+
     def to_dict(self) -> dict:
-        return {"embedding": EMBEDDING, "classes": [c.value + b.value for c, b in CLASSES],
+        data = {"embedding": EMBEDDING, "classes": [c.value + b.value for c, b in CLASSES],
                 "labels": self.labels.tolist(), "vectors": self.vectors.round(5).tolist(), "note": self.note}
+        return data if self.art is None else data | {"art": self.art.to_dict()}
 
     @classmethod
     def from_dict(cls, data: dict, source: str = "profile") -> "CreatureProfile":
@@ -93,6 +107,7 @@ class CreatureProfile:
                 raise ValueError(f"made for {data['embedding']}-long embeddings, this hivecam uses {EMBEDDING}")
             vectors, labels = np.array(data["vectors"], float), np.array(data["labels"], int)
             note = str(data.get("note", ""))
+            art = None if data.get("art") is None else SetArt.from_dict(data["art"], len(CLASSES))
         except (KeyError, TypeError, ValueError) as exc:
             raise files.CalibrationFileError(f"{source}: unusable creature profile ({exc}); {hint}") from exc
         well_formed = (vectors.ndim == 2 and vectors.shape[1] == EMBEDDING and labels.shape == (len(vectors),)
@@ -100,7 +115,7 @@ class CreatureProfile:
                        and bool(np.all(np.abs(np.linalg.norm(vectors, axis=1) - 1) < 1e-3)))
         if not well_formed:
             raise files.CalibrationFileError(f"{source}: creature profile has malformed examples; {hint}")
-        return cls(vectors, labels, note)
+        return cls(vectors, labels, note, art)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         return files.save(path, KIND, VERSION, self.to_dict())

@@ -34,6 +34,7 @@ class _Spot:
     doubt: int = 0  # frames in a row the tile map has said otherwise
     views: list[np.ndarray] = field(default_factory=list)  # embeddings from still frames, newest last
     read: np.ndarray | None = None  # what the views were last read as (the detector's weights)
+    crop: np.ndarray | None = None  # the top's crop of its last view
     rest: int = 0  # frames since the last view
 
 
@@ -63,13 +64,13 @@ class StillSpots:
         self._reported = {s.peak.centre.tobytes(): s for s in reversed(spots) if s.present}  # the first wins
         return [s.peak for s in spots if s.present]
 
-    def views(self, centre: np.ndarray, view: np.ndarray) -> np.ndarray:
-        """(V, embedding) this frame's ``view`` of the top at ``centre`` and the views of the
-        still frames before it (the spot keeps it for the next frame)."""
+    def views(self, centre: np.ndarray, view: np.ndarray, crop: np.ndarray | None = None) -> np.ndarray:
+        """(V, embedding) this frame's ``view`` of the top at ``centre`` (embedded from ``crop``)
+        and the views of the still frames before it (the spot keeps both for the next frame)."""
         spot = self._spot(centre)
         if spot is None:
             return view[None]
-        spot.views, spot.rest = [*spot.views[-(MAX_VIEWS - 1):], view], 0
+        spot.views, spot.rest, spot.crop = [*spot.views[-(MAX_VIEWS - 1):], view], 0, crop
         return np.vstack(spot.views)
 
     def kept_read(self, centre: np.ndarray) -> np.ndarray | None:
@@ -86,16 +87,16 @@ class StillSpots:
         if spot is not None:
             spot.read = read
 
-    def views_near(self, centre: np.ndarray) -> np.ndarray | None:
-        """(V, embedding) the views kept of the reported top nearest ``centre``, within MATCH
-        pitches of it (None if there is none, or it has no view yet)."""
+    def seen_near(self, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray | None] | None:
+        """The views (V, embedding) kept of the reported top nearest ``centre``, within MATCH
+        pitches of it, and its last crop (None if there is no such top, or it has no view yet)."""
         near = [(float(np.linalg.norm(s.peak.centre - centre)), i) for i, s in enumerate(self._spots)
                 if s.present and s.views]
         distance, index = min(near, default=(np.inf, -1))
         spot = self._spots[index] if index >= 0 else None
         if spot is None or distance > MATCH * spot.peak.pitch:
             return None
-        return np.vstack(spot.views)
+        return np.vstack(spot.views), spot.crop
 
     def forget_reads(self) -> None:
         """Read every top afresh on the next frame (the profile changed)."""

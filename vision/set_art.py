@@ -1,0 +1,128 @@
+"""Your set's own print: how much a tile top's middle looks like each enrolled top's.
+
+The creature network (``vision.creatures``) is made to tell creatures apart on any set, and
+so errs where one set's art is far from its training (a thin-lined Mosquito, a Ladybug shaped
+like a Beetle). Enrollment also sees the exact print of *your* set, so the middle of each
+enrolled top (turned through the six sixths) is kept as a template. A tile the network reads
+unsurely is matched (grey, normalised cross-correlation, any small shift) against the
+templates of the network's likeliest classes; each class's best likeness, in standard
+deviations above what other creatures' tops of the set reach against it (measured at
+enrollment), is added to the network's log weights.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import cv2
+import numpy as np
+
+from vision.creatures import turned
+from vision.features import CROP_PX
+
+MARGIN = 14  # crop pixels cut from each side of an enrolled top: the template is the art's middle
+CANDIDATES = 3  # a tile is matched against the templates of the network's likeliest classes only
+SURE = 0.99  # ... and only if the network's best class weighs less than this
+WEIGHT = 2.0  # log weight added per standard deviation of likeness above other creatures'
+IMPOSTOR_TURNS = (0, 3)  # sixths at which each enrolled top is matched against the other classes
+MIN_SPREAD = 0.02  # floor of a class's likeness spread (a set of two near-identical tops)
+
+
+@dataclass(frozen=True)
+class SetArt:
+    """Grey ``CROP_PX`` crops of enrolled tops (unturned), each class's index into the profile's
+    classes, and per class the mean and spread of other classes' tops' likeness to it."""
+
+    crops: np.ndarray  # (N, CROP_PX, CROP_PX) uint8
+    labels: np.ndarray  # (N,) class indices
+    mean: np.ndarray  # (classes,)
+    spread: np.ndarray  # (classes,)
+    templates: dict[int, list[np.ndarray]] = field(init=False, repr=False, compare=False)  # per class, the middles
+
+    def __post_init__(self) -> None:
+        templates: dict[int, list[np.ndarray]] = {}
+        for crop, label in zip(self.crops, self.labels.tolist()):
+            middle = slice(MARGIN, CROP_PX - MARGIN)
+            templates.setdefault(label, []).extend(
+                turned(crop, sixths)[middle, middle].astype(np.float32) for sixths in range(6))
+        object.__setattr__(self, "templates", templates)  # derived from the crops, once
+
+    @classmethod
+    def learn(cls, crops: list[np.ndarray], labels: list[int], classes: int) -> "SetArt":
+        """The templates of enrolled tops' rectified BGR ``crops`` of class ``labels``, with each
+        class's likeness statistics against the other classes' tops."""
+        grey = np.array([cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) for crop in crops], np.uint8)
+        art = cls(grey, np.asarray(labels, int), np.zeros(classes), np.ones(classes))
+        probes = [turned(crop, sixths) for crop in grey for sixths in IMPOSTOR_TURNS]
+        owners = np.repeat(art.labels, len(IMPOSTOR_TURNS))
+        likeness = art.likeness(probes, [list(range(classes))] * len(probes))
+        mean, spread = np.zeros(classes), np.ones(classes)
+        for k in set(art.labels.tolist()):
+            others = likeness[owners != k, k]
+            if len(others) > 1:
+                mean[k], spread[k] = others.mean(), max(float(others.std()), MIN_SPREAD)
+        return cls(grey, art.labels, mean, spread)
+
+    def with_tops(self, tops: Mapping[int, list[np.ndarray]]) -> "SetArt":
+        """These templates plus those of more tops of your set (BGR crops per class), with each
+        class's likeness statistics as enrolled."""
+        grey = [cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) for crops in tops.values() for crop in crops]
+        labels = [k for k, crops in tops.items() for _ in crops]
+        if not grey:
+            return self
+        return SetArt(np.concatenate([self.crops, np.array(grey, np.uint8)]), np.concatenate([self.labels, labels]),
+                      self.mean, self.spread)
+
+    def likeness(self, crops: list[np.ndarray], classes: list[list[int]]) -> np.ndarray:
+        """(T, classes) each crop's best normalised cross-correlation with each of its ``classes``'
+        templates at any shift (NaN for the classes not asked about)."""
+        out = np.full((len(crops), len(self.mean)), np.nan)
+        for row, (crop, asked) in enumerate(zip(crops, classes)):
+            image = (crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)).astype(np.float32)
+            for k in asked:
+                out[row, k] = max((float(cv2.matchTemplate(image, t, cv2.TM_CCOEFF_NORMED).max())
+                                   for t in self.templates.get(k, ())), default=np.nan)
+        return out
+
+    def reweigh(self, weights: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
+        """The network's (T, classes) class ``weights`` of the tiles seen as BGR ``crops``, with the
+        likeness of each unsure tile to its CANDIDATES likeliest classes' templates added to their
+        log weights (the other classes keep the least of those)."""
+        unsure = np.flatnonzero(weights.max(axis=1) < SURE)
+        if not len(unsure):
+            return weights
+        asked = [np.argsort(-weights[i])[:CANDIDATES].tolist() for i in unsure]
+        scores = (self.likeness([crops[i] for i in unsure], asked) - self.mean) / self.spread
+        floor = np.nanmin(np.where(np.isnan(scores).all(axis=1, keepdims=True), 0.0, scores), axis=1, keepdims=True)
+        scores = np.nan_to_num(np.where(np.isnan(scores), floor, scores))
+        logs = np.log(np.maximum(weights[unsure], 1e-12)) + WEIGHT * scores
+        fresh = np.exp(logs - logs.max(axis=1, keepdims=True))
+        out = weights.copy()
+        out[unsure] = fresh / fresh.sum(axis=1, keepdims=True)
+        return out
+
+    def to_dict(self) -> dict:
+        return {"crops": [base64.b64encode(cv2.imencode(".png", crop)[1].tobytes()).decode("ascii")
+                          for crop in self.crops],
+                "labels": self.labels.tolist(), "mean": self.mean.round(5).tolist(),
+                "spread": self.spread.round(5).tolist()}
+
+    @classmethod
+    def from_dict(cls, data: dict, classes: int) -> "SetArt":
+        """The templates stored by ``to_dict``; ValueError if they are malformed."""
+        try:
+            crops = [cv2.imdecode(np.frombuffer(base64.b64decode(text, validate=True), np.uint8),
+                                  cv2.IMREAD_GRAYSCALE) for text in data["crops"]]
+            labels, mean, spread = (np.array(data[key]) for key in ("labels", "mean", "spread"))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"unreadable templates ({exc})") from exc
+        well_formed = (all(crop is not None and crop.shape == (CROP_PX, CROP_PX) for crop in crops)
+                       and labels.shape == (len(crops),) and mean.shape == spread.shape == (classes,)
+                       and np.issubdtype(labels.dtype, np.integer) and bool(np.all((labels >= 0) & (labels < classes)))
+                       and bool(np.all(np.isfinite(mean))) and bool(np.all(spread > 0)))
+        if not well_formed:
+            raise ValueError("malformed templates")
+        return cls(np.array(crops, np.uint8).reshape(-1, CROP_PX, CROP_PX), labels.astype(int),
+                   mean.astype(float), spread.astype(float))
