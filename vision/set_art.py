@@ -24,7 +24,7 @@ from vision.features import CROP_PX
 
 MARGIN = 14  # crop pixels cut from each side of an enrolled top: the template is the art's middle
 CANDIDATES = 3  # a tile is matched against the templates of the network's likeliest classes only
-SURE = 0.99  # ... and only if the network's best class weighs less than this
+SURE = 0.95  # ... and only if the network's best class weighs less than this
 WEIGHT = 2.0  # log weight added per standard deviation of likeness above other creatures'
 IMPOSTOR_TURNS = (0, 3)  # sixths at which each enrolled top is matched against the other classes
 MIN_SPREAD = 0.02  # floor of a class's likeness spread (a set of two near-identical tops)
