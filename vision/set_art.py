@@ -27,7 +27,10 @@ CANDIDATES = 3  # a tile is matched against the templates of the network's likel
 SURE = 0.95  # ... and only if the network's best class weighs less than this
 WEIGHT = 2.0  # log weight added per standard deviation of likeness above other creatures'
 IMPOSTOR_TURNS = (0, 3)  # sixths at which each enrolled top is matched against the other classes
+FLATTEN_STEPS = 20  # bisection steps finding how much a read settled by the art is flattened
 MIN_SPREAD = 0.02  # floor of a class's likeness spread (a set of two near-identical tops)
+CLASS_TOPS = 9  # templates of at most this many tops per class, the last (3 tiles in 2 photos, 3 named in play)
+MAX_TOPS = 200  # a stored template set holds at most this many tops
 
 
 @dataclass(frozen=True)
@@ -42,11 +45,10 @@ class SetArt:
     templates: dict[int, list[np.ndarray]] = field(init=False, repr=False, compare=False)  # per class, the middles
 
     def __post_init__(self) -> None:
-        templates: dict[int, list[np.ndarray]] = {}
-        for crop, label in zip(self.crops, self.labels.tolist()):
-            middle = slice(MARGIN, CROP_PX - MARGIN)
-            templates.setdefault(label, []).extend(
-                turned(crop, sixths)[middle, middle].astype(np.float32) for sixths in range(6))
+        middle = slice(MARGIN, CROP_PX - MARGIN)
+        templates = {label: [turned(crop, sixths)[middle, middle].astype(np.float32)
+                             for crop in self.crops[self.labels == label][-CLASS_TOPS:] for sixths in range(6)]
+                     for label in set(self.labels.tolist())}
         object.__setattr__(self, "templates", templates)  # derived from the crops, once
 
     @classmethod
@@ -98,9 +100,8 @@ class SetArt:
         floor = np.nanmin(np.where(np.isnan(scores).all(axis=1, keepdims=True), 0.0, scores), axis=1, keepdims=True)
         scores = np.nan_to_num(np.where(np.isnan(scores), floor, scores))
         logs = np.log(np.maximum(weights[unsure], 1e-12)) + WEIGHT * scores
-        fresh = np.exp(logs - logs.max(axis=1, keepdims=True))
         out = weights.copy()
-        out[unsure] = fresh / fresh.sum(axis=1, keepdims=True)
+        out[unsure] = no_surer(logs, weights[unsure].max(axis=1))
         return out
 
     def to_dict(self) -> dict:
@@ -118,7 +119,7 @@ class SetArt:
             labels, mean, spread = (np.array(data[key]) for key in ("labels", "mean", "spread"))
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"unreadable templates ({exc})") from exc
-        well_formed = (all(crop is not None and crop.shape == (CROP_PX, CROP_PX) for crop in crops)
+        well_formed = (len(crops) <= MAX_TOPS and all(crop is not None and crop.shape == (CROP_PX, CROP_PX) for crop in crops)
                        and labels.shape == (len(crops),) and mean.shape == spread.shape == (classes,)
                        and np.issubdtype(labels.dtype, np.integer) and bool(np.all((labels >= 0) & (labels < classes)))
                        and bool(np.all(np.isfinite(mean))) and bool(np.all(spread > 0)))
@@ -126,3 +127,22 @@ class SetArt:
             raise ValueError("malformed templates")
         return cls(np.array(crops, np.uint8).reshape(-1, CROP_PX, CROP_PX), labels.astype(int),
                    mean.astype(float), spread.astype(float))
+
+
+def no_surer(logs: np.ndarray, most: np.ndarray) -> np.ndarray:
+    """Softmax weights of (T, classes) log weights, flattened where needed (a power under 1, which
+    keeps their order) so that no row's best weighs more than its ``most``: the art may change
+    which class a tile is read as, but not make the read surer than the network was, so that a
+    read the referee would have asked about is still asked about."""
+    def weights(power: np.ndarray) -> np.ndarray:
+        scaled = logs * power[:, None]
+        raw = np.exp(scaled - scaled.max(axis=1, keepdims=True))
+        return raw / raw.sum(axis=1, keepdims=True)
+
+    high = np.ones(len(logs))
+    low = np.where(weights(high).max(axis=1) <= most, 1.0, 0.0)  # rows already no surer stay as they are
+    for _ in range(FLATTEN_STEPS):  # bisection on the power: the best weight grows with it
+        middle = (low + high) / 2
+        over = weights(middle).max(axis=1) > most
+        high, low = np.where(over, middle, high), np.where(over, low, middle)
+    return weights(low)
