@@ -72,10 +72,12 @@ class Detector:
         crops: dict[int, list[np.ndarray]] = {}
         for centre, piece in tops:
             seen = self.still.seen_near(np.asarray(centre, float))
-            if seen is not None:
-                index = CLASSES.index((piece.colour, piece.bug))
-                views.setdefault(index, []).append(seen[0])
-                crops.setdefault(index, []).extend([] if seen[1] is None else [seen[1]])
+            if seen is None:
+                continue
+            index = CLASSES.index((piece.colour, piece.bug))
+            views.setdefault(index, []).append(seen[0])
+            if seen[1] is not None:
+                crops.setdefault(index, []).append(seen[1])
         if not views:
             return
         for index, kept in views.items():

@@ -60,12 +60,11 @@ class SetArt:
         probes = [turned(crop, sixths) for crop in grey for sixths in IMPOSTOR_TURNS]
         owners = np.repeat(art.labels, len(IMPOSTOR_TURNS))
         likeness = art.likeness(probes, [list(range(classes))] * len(probes))
-        mean, spread = np.zeros(classes), np.ones(classes)
-        for k in set(art.labels.tolist()):
+        for k in set(art.labels.tolist()):  # filled in before the art is handed out
             others = likeness[owners != k, k]
             if len(others) > 1:
-                mean[k], spread[k] = others.mean(), max(float(others.std()), MIN_SPREAD)
-        return cls(grey, art.labels, mean, spread)
+                art.mean[k], art.spread[k] = others.mean(), max(float(others.std()), MIN_SPREAD)
+        return art
 
     def with_tops(self, tops: Mapping[int, list[np.ndarray]]) -> "SetArt":
         """These templates plus those of more tops of your set (BGR crops per class), with each
@@ -95,7 +94,7 @@ class SetArt:
         unsure = np.flatnonzero(weights.max(axis=1) < SURE)
         if not len(unsure):
             return weights
-        asked = [np.argsort(-weights[i])[:CANDIDATES].tolist() for i in unsure]
+        asked = np.argsort(-weights[unsure], axis=1)[:, :CANDIDATES].tolist()
         scores = (self.likeness([crops[i] for i in unsure], asked) - self.mean) / self.spread
         floor = np.nanmin(np.where(np.isnan(scores).all(axis=1, keepdims=True), 0.0, scores), axis=1, keepdims=True)
         scores = np.nan_to_num(np.where(np.isnan(scores), floor, scores))
