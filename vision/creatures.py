@@ -9,6 +9,8 @@ creature, learnt from an enrollment photo of the user's own set.
 
 from __future__ import annotations
 
+import hashlib
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -19,6 +21,16 @@ from vision.features import CROP_PX
 
 EMBEDDING = 32
 MODEL_PATH = Path(__file__).with_name("models") / "creatures.onnx"
+
+
+@lru_cache(maxsize=4)
+def network_id(path: Path = MODEL_PATH) -> str:
+    """A short fingerprint of the creature network's weights: embeddings (and so profiles)
+    made by one network mean nothing to another."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    except OSError:
+        return "missing"
 
 
 def network_input(crops: list[np.ndarray]) -> np.ndarray:

@@ -7,7 +7,9 @@ its embedding (the best match per class, averaged over the views of the tile tha
 embedded). The built-in profile holds the training art styles' examples; enrolling
 (``vision.enroll``) learns your own set's from one photo, and the middles of its tops as
 templates (``vision.set_art``) that settle the network's unsure reads. Saved as calibration kind
-"profile" (the templates are optional: a profile saved before them reads without).
+"profile" (the templates are optional: a profile saved before them reads without). A profile
+names the creature network that made it (``creatures.network_id``): one made by another network
+is refused, with the hint to enroll again.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import numpy as np
 
 from calibration import files
 from rules.pieces import Bug, Colour
-from vision.creatures import EMBEDDING
+from vision.creatures import EMBEDDING, network_id
 from vision.set_art import SetArt
 
 KIND = "profile"
@@ -95,7 +97,7 @@ class CreatureProfile:
         return weights if self.art is None else self.art.reweigh(weights, crops)
 
     def to_dict(self) -> dict:
-        data = {"embedding": EMBEDDING, "classes": [c.value + b.value for c, b in CLASSES],
+        data = {"embedding": EMBEDDING, "network": network_id(), "classes": [c.value + b.value for c, b in CLASSES],
                 "labels": self.labels.tolist(), "vectors": self.vectors.round(5).tolist(), "note": self.note}
         return data if self.art is None else data | {"art": self.art.to_dict()}
 
@@ -105,6 +107,8 @@ class CreatureProfile:
         try:
             if int(data["embedding"]) != EMBEDDING:
                 raise ValueError(f"made for {data['embedding']}-long embeddings, this hivecam uses {EMBEDDING}")
+            if data.get("network") != network_id():
+                raise ValueError("enrolled with another creature network than this hivecam's")
             vectors, labels = np.array(data["vectors"], float), np.array(data["labels"], int)
             note = str(data.get("note", ""))
             art = None if data.get("art") is None else SetArt.from_dict(data["art"], len(CLASSES))

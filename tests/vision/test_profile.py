@@ -7,7 +7,7 @@ import pytest
 
 from calibration.files import CalibrationFileError, save
 from rules.pieces import Bug, Colour
-from vision.creatures import EMBEDDING
+from vision.creatures import EMBEDDING, network_id
 from vision.profile import CLASSES, CreatureProfile, default_profile
 
 
@@ -87,7 +87,16 @@ def test_profile_round_trip_and_file_errors(tmp_path) -> None:
     save(tmp_path / "old.json", "profile", 1, {"features": 56, "means": []})
     with pytest.raises(CalibrationFileError, match="version 1, this hivecam reads version 2.*calibrate enroll"):
         CreatureProfile.load(tmp_path / "old.json")
-    save(tmp_path / "short.json", "profile", 2, {"embedding": EMBEDDING, "labels": [0],
+    save(tmp_path / "short.json", "profile", 2, {"embedding": EMBEDDING, "network": network_id(), "labels": [0],
                                                   "vectors": [[1.0] + [0.0] * (EMBEDDING - 1)]})
     with pytest.raises(CalibrationFileError, match="malformed examples"):
         CreatureProfile.load(tmp_path / "short.json")
+
+
+def test_a_profile_made_by_another_creature_network_is_refused(tmp_path) -> None:
+    data = default_profile().to_dict()
+    assert data["network"] == network_id() and len(network_id()) == 16
+    for made_by in ("0123456789abcdef", None):  # retrained since, or saved before profiles named their network
+        save(tmp_path / "other.json", "profile", 2, data | {"network": made_by})
+        with pytest.raises(CalibrationFileError, match="another creature network.*calibrate enroll"):
+            CreatureProfile.load(tmp_path / "other.json")

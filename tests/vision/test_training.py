@@ -11,7 +11,7 @@ pytest.importorskip("onnx")
 from vision import creatures, tilemaps  # noqa: E402
 from vision.dnn import load_network  # noqa: E402
 from vision.training.nets import CreatureNet, TileMapNet  # noqa: E402
-from vision.training.train import _loop, shipped_weights  # noqa: E402
+from vision.training.train import Run, _loop, shipped_weights  # noqa: E402
 
 
 def _shipped_output(path, blob: np.ndarray) -> np.ndarray:
@@ -39,7 +39,7 @@ def test_fine_tuning_keeps_the_folded_batch_norms_frozen() -> None:
     before = [(n.running_mean.clone(), n.running_var.clone()) for n in norms]
     optimiser = torch.optim.SGD(model.parameters(), 1e-3)
     image = torch.rand(2, 3, 64, 64) - 0.5
-    _loop(model, optimiser, 0.002, lambda: model(image).square().mean(), frozen_norms=True)
+    _loop(model, optimiser, Run(steps=3), lambda: model(image).square().mean(), frozen_norms=True)
     assert not any(n.training for n in norms)
     for norm, (mean, var) in zip(norms, before):
         assert torch.equal(norm.running_mean, mean) and torch.equal(norm.running_var, var)

@@ -22,8 +22,28 @@ weights instead, batch norms frozen as exported, at a tenth of the learning rate
 tile map was then so tuned: 45 minutes, and 30 more over shards with a game's first moves (the
 last six commands).
 
+The shipped creature network then went on for three rounds of ``--fine-tune`` on one GPU (an
+H100, 16 cores), each from the one before, over fresh shards of two seeds of its own: the first
+4000-4500 frames written beforehand, the second seed's still being written while it trained
+(``train`` picks up new shards as they come):
+
+    python -m vision.training.generate --out var/gpu1 --frames 4200 --seed 31 --workers 15
+    python -m vision.training.generate --out var/gpu1 --frames 30000 --seed 32 --workers 3 &
+    python -m vision.training.train creatures --data var/gpu1 --minutes 5 --fine-tune --workers 3 --batch 32
+    # round 2: var/gpu2, seeds 33 and 34, --minutes 7 --batch 64 --workers 4 (4150 steps)
+    # round 3: var/gpu3, seeds 35 and 36, --minutes 6.3 --batch 64 --workers 6 (4100 steps)
+
+Round 1 made 4350 steps. On a CPU, write the shards first and give each round its steps
+(``--steps``) rather than minutes: a step of batch 64 took 2.7 s on one core of a busy two-core
+machine, about three hours a round. Each round gained on the styles benchmark (whole position,
+150 frames of six training styles: worst 52.8 % -> 59.8 % after two rounds); the third held
+level. The same fine-tuning of the tile map on the GPU (7 minutes, twice) and a tile map trained
+afresh there (6 minutes) were no better than the shipped one and were not kept.
+
 Runs on a CPU (one thread each: ``OMP_NUM_THREADS=1`` lets both train side by side on two
-cores); the minutes are wall-clock budgets, the learning rate following a cosine over them.
+cores) or a GPU (``--device``, ``cuda`` where torch sees one), with ``--workers`` processes
+building batches; the minutes are wall-clock budgets, the learning rate following a cosine over
+them (or over ``--steps``).
 Writes ``vision/models/tilemap.onnx``, ``vision/models/creatures.onnx``, the built-in
 creature prototypes ``vision/models/default_profile.json`` and the demo table's enrolled set
 ``vision/models/demo_profile.json``.
@@ -33,6 +53,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -55,6 +76,24 @@ EMPTY_REACH = 0.3  # pitches round such a cell's centre that get the weight
 FINE_TUNE_LR = 0.1  # share of the learning rate when fine-tuning: the shipped network moves, it does not start over
 RELOAD_EVERY = 200  # steps between looks for shards written since training began
 WINDOW = (48, 80)  # map cells of one training window (a quarter of a 1280x720 frame's map)
+
+
+@dataclass(frozen=True)
+class Run:
+    """How one training run goes: its length (wall-clock minutes, or ``steps`` where given; the
+    learning rate falls on a cosine over it), batch size, seed, batch-building processes and
+    torch device."""
+
+    minutes: float = 15.0
+    steps: int | None = None
+    batch: int = 12
+    seed: int = 1
+    workers: int = 0
+    device: str = "cpu"
+
+    def progress(self, elapsed_minutes: float, done: int) -> float:
+        """The share of the run gone after ``elapsed_minutes`` and ``done`` steps."""
+        return done / self.steps if self.steps else elapsed_minutes / self.minutes
 
 
 def _shards(data: Path, loaded: dict[Path, dict[str, np.ndarray]] | None = None) -> list[dict[str, np.ndarray]]:
@@ -135,6 +174,36 @@ def _window(image: np.ndarray, classes: np.ndarray, centres: np.ndarray, rng: np
             moved)
 
 
+class _Batches(torch.utils.data.IterableDataset):
+    """Endless training batches, built in loader workers when there are any: each worker loads the
+    shards under ``data`` itself (again every RELOAD_EVERY batches, for shards written since),
+    turns them into ``prepare(shards)`` and yields ``make(prepared, rng)`` from its own seed."""
+
+    def __init__(self, data: Path, prepare, make, seed: int) -> None:
+        super().__init__()
+        self.data, self.prepare, self.make, self.seed = data, prepare, make, seed
+
+    def __iter__(self):
+        info = torch.utils.data.get_worker_info()
+        rng = np.random.default_rng([self.seed, 0 if info is None else info.id])
+        loaded: dict[Path, dict[str, np.ndarray]] = {}
+        made = 0
+        while True:
+            if made % RELOAD_EVERY == 0:
+                prepared = self.prepare(_shards(self.data, loaded))
+            made += 1
+            yield self.make(prepared, rng)
+
+
+def _batches(data: Path, prepare, make, run: Run):
+    """``_Batches`` through a DataLoader with the run's workers, each batch moved to its device."""
+    loader = torch.utils.data.DataLoader(_Batches(data, prepare, make, run.seed), batch_size=None,
+                                         num_workers=run.workers, pin_memory=run.device.startswith("cuda"),
+                                         persistent_workers=run.workers > 0)
+    for batch in loader:
+        yield [part.to(run.device, non_blocking=True) for part in batch]
+
+
 def _map_batch(shards: list[dict[str, np.ndarray]], size: int, rng: np.random.Generator):
     images, heats, weights, classes, peaks = [], [], [], [], []
     for b in range(size):
@@ -167,7 +236,7 @@ def _focal(logits: torch.Tensor, target: torch.Tensor, weight: torch.Tensor) -> 
 
 def _map_loss(out: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor, classes: torch.Tensor, peaks: torch.Tensor
               ) -> torch.Tensor:
-    weights = torch.ones(len(tilemaps.CLASSES))
+    weights = torch.ones(len(tilemaps.CLASSES), device=out.device)
     weights[tilemaps.HAND] = weights[tilemaps.OBJECT] = HAND_WEIGHT
     loss = _focal(out[:, 0], heat, weight) + nn.functional.cross_entropy(out[:, 4:], classes, weights, ignore_index=IGNORE)
     if len(peaks):
@@ -177,34 +246,22 @@ def _map_loss(out: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor, class
     return loss
 
 
-def train_tilemap(data: Path, minutes: float, batch: int, seed: int, resume: bool, fine_tune: bool = False) -> None:
-    loaded: dict[Path, dict[str, np.ndarray]] = {}
-    shards = _shards(data, loaded)
-    rng = np.random.default_rng(seed)
-    torch.manual_seed(seed)
-    model = _start(TileMapNet(), data / "tilemap.pt", tilemaps.MODEL_PATH, resume, fine_tune)
+def train_tilemap(data: Path, run: Run, resume: bool = False, fine_tune: bool = False) -> None:
+    torch.manual_seed(run.seed)
+    model = _start(TileMapNet(), data / "tilemap.pt", tilemaps.MODEL_PATH, resume, fine_tune).to(run.device)
     optimiser = _optimiser(model, 3e-3, fine_tune)
-    steps = 0
+    batches = _batches(data, lambda shards: shards, lambda shards, rng: _map_batch(shards, run.batch, rng), run)
 
     def step() -> torch.Tensor:
-        nonlocal shards, steps
-        steps += 1
-        if steps % RELOAD_EVERY == 0:
-            shards = _shards(data, loaded)
-        return _map_step(model, shards, batch, rng)
+        images, heat, weight, classes, peaks = next(batches)
+        return _map_loss(model(images), heat, weight, classes, peaks)
 
-    _loop(model, optimiser, minutes, step, frozen_norms=fine_tune)
-    print(f"trained on {len(shards)} shards")
-    model.eval()
+    _loop(model, optimiser, run, step, frozen_norms=fine_tune)
+    print(f"trained on {len(_shards(data))} shards")
+    model.eval().cpu()
     torch.save(model.state_dict(), data / "tilemap.pt")
     dummy = torch.zeros(1, 3, 192, 320)
     _export(model, dummy, tilemaps.MODEL_PATH, {"input": {2: "height", 3: "width"}})
-
-
-def _map_step(model: nn.Module, shards: list[dict[str, np.ndarray]], batch: int, rng: np.random.Generator
-              ) -> torch.Tensor:
-    images, heat, weight, classes, peaks = _map_batch(shards, batch, rng)
-    return _map_loss(model(images), heat, weight, classes, peaks)
 
 
 def _start(model: nn.Module, weights: Path, shipped: Path, resume: bool, fine_tune: bool) -> nn.Module:
@@ -256,19 +313,19 @@ def shipped_weights(model: nn.Module, path: Path) -> nn.Module:
     return model
 
 
-def _loop(model: nn.Module, optimiser: torch.optim.Optimizer, minutes: float, step, frozen_norms: bool = False
+def _loop(model: nn.Module, optimiser: torch.optim.Optimizer, run: Run, step, frozen_norms: bool = False
           ) -> None:
-    """Optimise ``step()``'s loss for ``minutes``, the learning rate falling on a cosine (batch
-    norms keep their statistics if ``frozen_norms``)."""
+    """Optimise ``step()``'s loss for the run's length, the learning rate falling on a cosine
+    (batch norms keep their statistics if ``frozen_norms``)."""
     start, base, done, smooth = time.monotonic(), optimiser.param_groups[0]["lr"], 0, None
     model.train()
     if frozen_norms:
         for module in model.modules():
             if isinstance(module, nn.BatchNorm2d):
                 module.eval()
-    while (elapsed := (time.monotonic() - start) / 60) < minutes:
+    while (progress := run.progress(elapsed := (time.monotonic() - start) / 60, done)) < 1:
         for group in optimiser.param_groups:
-            group["lr"] = base * 0.5 * (1 + np.cos(np.pi * elapsed / minutes))
+            group["lr"] = base * 0.5 * (1 + np.cos(np.pi * progress))
         loss = step()
         optimiser.zero_grad()
         loss.backward()
@@ -287,13 +344,6 @@ def _export(model: nn.Module, dummy: torch.Tensor, path: Path, axes: dict) -> No
     print(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
 
 
-def _crop_batch(crops: np.ndarray, labels: np.ndarray, size: int, rng: np.random.Generator
-                ) -> tuple[torch.Tensor, torch.Tensor]:
-    picks = rng.integers(len(crops), size=size)
-    turned = np.stack([creatures.turned(crops[i], int(rng.integers(6))) for i in picks])
-    return _jitter(turned, rng), torch.from_numpy(labels[picks])
-
-
 def _sets(keys: np.ndarray) -> list[list[np.ndarray]]:
     """Crop indices grouped by set (style, look) and then by colour and creature, where a set shows
     at least MIN_CLASSES classes with SUPPORT + QUERY crops each."""
@@ -309,38 +359,48 @@ def _sets(keys: np.ndarray) -> list[list[np.ndarray]]:
     return sets
 
 
-def _episode(model: nn.Module, crops: np.ndarray, classes: list[np.ndarray], rng: np.random.Generator
-             ) -> torch.Tensor:
-    """Prototypical-network loss of one set: each class's prototype from SUPPORT crops, then
-    QUERY crops of every class told apart by their nearest prototype, as enrollment does."""
-    picks = np.concatenate([rng.choice(c, SUPPORT + QUERY, replace=False) for c in classes])
+def _crop_sets(shards: list[dict[str, np.ndarray]]) -> tuple[np.ndarray, list[list[np.ndarray]]]:
+    """All shards' crops, and their indices grouped into sets (``_sets``)."""
+    return np.concatenate([s["crops"] for s in shards]), _sets(np.concatenate([s["keys"] for s in shards]))
+
+
+def _episodes(prepared: tuple[np.ndarray, list[list[np.ndarray]]], count: int, rng: np.random.Generator
+              ) -> tuple[torch.Tensor, torch.Tensor]:
+    """Crops of ``count`` random sets' episodes, each class's SUPPORT + QUERY crops in a row, and
+    each episode's class count."""
+    crops, sets = prepared
+    chosen = [sets[k] for k in rng.choice(len(sets), min(count, len(sets)), replace=False)]
+    picks = np.concatenate([rng.choice(c, SUPPORT + QUERY, replace=False) for classes in chosen for c in classes])
     turned = np.stack([creatures.turned(crops[i], int(rng.integers(6))) for i in picks])
-    embedded = model(_jitter(turned, rng)).reshape(len(classes), SUPPORT + QUERY, -1)
+    return _jitter(turned, rng), torch.tensor([len(classes) for classes in chosen])
+
+
+def _episode_loss(embedded: torch.Tensor, classes: int) -> torch.Tensor:
+    """Prototypical-network loss of one set's episode: each class's prototype from SUPPORT crops,
+    then QUERY crops of every class told apart by their nearest prototype, as enrollment does."""
+    embedded = embedded.reshape(classes, SUPPORT + QUERY, -1)
     prototypes = nn.functional.normalize(embedded[:, :SUPPORT].mean(dim=1), dim=1)
     queries = embedded[:, SUPPORT:].reshape(-1, embedded.shape[-1])
-    truth = torch.arange(len(classes)).repeat_interleave(QUERY)
+    truth = torch.arange(classes, device=embedded.device).repeat_interleave(QUERY)
     return nn.functional.cross_entropy(SCALE * queries @ prototypes.T, truth)
 
 
-def train_creatures(data: Path, minutes: float, batch: int, seed: int, resume: bool, fine_tune: bool = False
-                    ) -> None:
+def train_creatures(data: Path, run: Run, resume: bool = False, fine_tune: bool = False) -> None:
     """Episodes of enrollment: within one set, tell its creatures apart by prototypes of other crops."""
-    shards = _shards(data)
-    crops = np.concatenate([s["crops"] for s in shards])
-    keys = np.concatenate([s["keys"] for s in shards])
-    sets = _sets(keys)
-    rng = np.random.default_rng(seed)
-    torch.manual_seed(seed)
-    model = _start(CreatureNet(), data / "creatures.pt", creatures.MODEL_PATH, resume, fine_tune)
-    optimiser = _optimiser(model, 2e-3, fine_tune)
+    crops, sets = _crop_sets(_shards(data))
     print(f"{len(crops)} crops of {len(sets)} sets")
+    torch.manual_seed(run.seed)
+    model = _start(CreatureNet(), data / "creatures.pt", creatures.MODEL_PATH, resume, fine_tune).to(run.device)
+    optimiser = _optimiser(model, 2e-3, fine_tune)
+    batches = _batches(data, _crop_sets, lambda prepared, rng: _episodes(prepared, max(1, run.batch // 4), rng), run)
 
     def step() -> torch.Tensor:
-        chosen = rng.choice(len(sets), max(1, batch // 4), replace=False)
-        return torch.stack([_episode(model, crops, sets[k], rng) for k in chosen]).mean()
+        images, counts = next(batches)
+        parts = torch.split(model(images), [int(n) * (SUPPORT + QUERY) for n in counts])
+        return torch.stack([_episode_loss(part, int(n)) for part, n in zip(parts, counts)]).mean()
 
-    _loop(model, optimiser, minutes, step, frozen_norms=fine_tune)
-    model.eval()
+    _loop(model, optimiser, run, step, frozen_norms=fine_tune)
+    model.eval().cpu()
     torch.save(model.state_dict(), data / "creatures.pt")
     _export(model, torch.zeros(1, 3, CROP_PX, CROP_PX), creatures.MODEL_PATH, {"input": {0: "batch"}})
     save_profiles(data)
@@ -388,18 +448,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("network", choices=("tilemap", "creatures", "profiles"),
                         help="profiles: only rebuild the shipped profiles from the exported creature network")
     parser.add_argument("--data", type=Path, default=Path("var/train"))
-    parser.add_argument("--minutes", type=float, default=15.0)
+    parser.add_argument("--minutes", type=float, default=15.0, help="wall-clock length of the run")
+    parser.add_argument("--steps", type=int, help="length of the run in steps instead (the same run on any machine)")
     parser.add_argument("--batch", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=0, help="processes building batches (0: the training one)")
+    parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     start = parser.add_mutually_exclusive_group()
     start.add_argument("--resume", action="store_true", help="go on from the weights the last run saved in DATA")
     start.add_argument("--fine-tune", action="store_true",
                        help="go on from the shipped network (vision/models), at a tenth of the learning rate")
     args = parser.parse_args(argv)
+    run = Run(args.minutes, args.steps, args.batch, args.seed, args.workers, args.device)
     if args.network == "tilemap":
-        train_tilemap(args.data, args.minutes, args.batch, args.seed, args.resume, args.fine_tune)
+        train_tilemap(args.data, run, args.resume, args.fine_tune)
     elif args.network == "creatures":
-        train_creatures(args.data, args.minutes, args.batch, args.seed, args.resume, args.fine_tune)
+        train_creatures(args.data, run, args.resume, args.fine_tune)
     else:
         save_profiles(args.data)
 
