@@ -463,7 +463,8 @@ def progress(done: int, total: int, result: GameResult) -> str:
     frames = f", {result.frames} frames" if result.frames else ""
     return (f"[{done}/{total}] {result.name}: {result.moves} moves, "
             f"{'exact' if clean else 'equal, asked' if result.equal else 'DIFFERS'}, "
-            f"{result.false_illegal} legal flagged illegal; {injected}{frames}, {result.seconds:.1f} s"
+            + (f"questions {dict(Counter(result.asked))}, " if result.asked else "")
+            + f"{result.false_illegal} legal flagged illegal; {injected}{frames}, {result.seconds:.1f} s"
             + (f"\n    first question: {result.first_question}" if result.first_question else ""))
 
 

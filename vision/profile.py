@@ -35,6 +35,11 @@ SHARPNESS = 25.0  # softmax scale over the classes' similarities, for the confid
 MAX_EXAMPLES = 2000  # a profile file keeps at most this many example vectors
 
 
+class OtherNetworkError(files.CalibrationFileError):
+    """A profile enrolled with another creature network (an earlier hivecam's): sound, but its
+    examples mean nothing to this one."""
+
+
 @dataclass(frozen=True)
 class CreatureProfile:
     """Example embeddings (N, EMBEDDING) and the index into ``CLASSES`` of each (and, enrolled
@@ -107,13 +112,13 @@ class CreatureProfile:
         try:
             if int(data["embedding"]) != EMBEDDING:
                 raise ValueError(f"made for {data['embedding']}-long embeddings, this hivecam uses {EMBEDDING}")
-            if data.get("network") != network_id():
-                raise ValueError("enrolled with another creature network than this hivecam's")
             vectors, labels = np.array(data["vectors"], float), np.array(data["labels"], int)
             note = str(data.get("note", ""))
             art = None if data.get("art") is None else SetArt.from_dict(data["art"], len(CLASSES))
         except (KeyError, TypeError, ValueError) as exc:
             raise files.CalibrationFileError(f"{source}: unusable creature profile ({exc}); {hint}") from exc
+        if data.get("network") != network_id():
+            raise OtherNetworkError(f"{source}: enrolled with another creature network than this hivecam's; {hint}")
         well_formed = (vectors.ndim == 2 and vectors.shape[1] == EMBEDDING and labels.shape == (len(vectors),)
                        and len(vectors) <= MAX_EXAMPLES and set(labels.tolist()) == set(range(len(CLASSES)))
                        and bool(np.all(np.abs(np.linalg.norm(vectors, axis=1) - 1) < 1e-3)))

@@ -161,10 +161,18 @@ def load_file(load: Callable[[Path], T], option: str | None, default: Path | Non
 
 
 def load_profile(option: str | None, default: Path | None = None):
-    """The creature profile to use (None: the built-in one)."""
-    from vision.profile import CreatureProfile
+    """The creature profile to use (None: the built-in one). The data folder's own profile, if
+    an earlier hivecam's creature network enrolled it, stays on disk but is set aside with a
+    warning (enroll again on the calibration page); a profile named by ``option`` must load."""
+    from vision.profile import CreatureProfile, OtherNetworkError
 
-    return load_file(CreatureProfile.load, option, default)
+    try:
+        return load_file(CreatureProfile.load, option, default)
+    except OtherNetworkError as exc:
+        if option:
+            raise
+        log.warning("%s; reading with the built-in profile until then", exc)
+        return None
 
 
 def load_camera(option: str | None, default: Path | None = None):

@@ -14,11 +14,14 @@ import urllib.request
 import pytest
 from webhelpers import PIN, ROOT, csrf, start_server
 
+from calibration.files import CalibrationFileError, save
 from rules.pgn import parse_pgn
 from rules.record import GameRecord
+from vision.profile import default_profile
 from webui import serve_command
 from webui.auth import Control
 from webui.demo import demo_record
+from webui.enrollment import PROFILE_NAME
 from webui.store import GameStore
 
 
@@ -53,6 +56,22 @@ def test_the_board_name_is_the_site_and_the_start_time_is_recorded(data_dir):
         assert 0 <= hours < 24 and 0 <= minutes < 60 and 0 <= seconds < 60
     finally:
         service.store.close()
+
+
+def test_a_profile_an_earlier_network_enrolled_is_set_aside_not_lost(data_dir, caplog):
+    old = default_profile().to_dict() | {"network": "0123456789abcdef"}
+    save(data_dir / PROFILE_NAME, "profile", 2, old)
+    before = (data_dir / PROFILE_NAME).read_bytes()
+    caplog.set_level(logging.WARNING, logger="hivecam")
+    service, _, live, _, _ = serve_command.build(_serve_args(data_dir, "--source", "usb:97"))
+    try:
+        assert live.recognise.__self__.enrolled.note == default_profile().note  # the built-in one reads
+        assert "another creature network" in caplog.text and "calibrate enroll" in caplog.text
+        assert (data_dir / PROFILE_NAME).read_bytes() == before
+    finally:
+        service.store.close()
+    with pytest.raises(CalibrationFileError, match="another creature network"):  # named: it must load
+        serve_command.load_profile(str(data_dir / PROFILE_NAME))
 
 
 def test_moves_illegal_moves_and_rulings_are_logged_one_line_each(table, controller, caplog):
