@@ -26,6 +26,7 @@ from vision.locate import Located, LocatedTile, place_tops
 from vision.motion import MotionMap, touching
 from vision.profile import CLASSES, CreatureProfile, assign, default_profile
 from vision.session_light import SessionLight
+from vision.set_art import no_surer, printless
 from vision.still import KEEP_THRESHOLD, StillSpots
 from vision.tilemaps import HAND, OBJECT, SMALL_PITCH, STRIDE, TileMapper, cell_of, disc_kernel, tile_tops
 
@@ -38,6 +39,7 @@ SECOND_LOOK = 0.9  # a top read less surely than this from one view is also embe
 HALF_TURN = 3  # sixths
 LEARNT_TOPS = 3  # tiles of each class whose crops (and views) are kept once a game record names them
 LEARNT_VIEWS = 6 * LEARNT_TOPS  # views of your own tiles kept per class
+DOUBTFUL = 0.5  # the most a guessed creature (a top showing no print) weighs among its colour's
 WHITE_CLASSES = np.array([colour is Colour.WHITE for colour, _ in CLASSES])
 
 
@@ -147,7 +149,8 @@ class Detector:
         """(T, classes) weights of the profile's classes for each tile's crop: from its embedding
         as seen (with those of the still frames before), and where that leaves the read unsure,
         also from the crop turned half round (the network is not fully turn-blind; a second view
-        of every top would cost a third of the frame's time), then settled by your set's art."""
+        of every top would cost a third of the frame's time), then settled by your set's art; a
+        top whose middle shows no print (glare) is read as a doubtful guess."""
         crops = [rectified_crop(frame, tile.centre, tile.basis) for tile in tiles]
         embedded = self.embedder.embed(crops)
         views = [self.still.views(tile.centre, view, crop) for tile, view, crop in zip(tiles, embedded, crops)]
@@ -157,7 +160,23 @@ class Detector:
             again = self.embedder.embed([turned(crops[i], HALF_TURN) for i in unsure])
             weights[unsure] = self.profile.class_weights([np.vstack([views[i], view[None]])
                                                           for i, view in zip(unsure, again)])
-        return self.profile.reweigh(weights, crops)
+        weights = self.profile.reweigh(weights, crops)
+        blank = printless(crops)
+        weights[blank] = doubtful(weights[blank])
+        return weights
+
+
+def doubtful(weights: np.ndarray) -> np.ndarray:
+    """(T, classes) ``weights`` flattened within each colour, order and colour mass kept, until no
+    class weighs over DOUBTFUL of its colour's: however sure the colour, the read stays a guess
+    that the referee asks about."""
+    out = weights.copy()
+    if len(weights):
+        for colour in (WHITE_CLASSES, ~WHITE_CLASSES):
+            mass = weights[:, colour].sum(axis=1, keepdims=True)
+            share = np.log(np.maximum(weights[:, colour] / np.maximum(mass, 1e-12), 1e-12))
+            out[:, colour] = no_surer(share, np.full(len(weights), DOUBTFUL)) * mass
+    return out
 
 
 def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:
