@@ -23,6 +23,7 @@ from vision.creatures import turned
 from vision.features import CROP_PX
 
 MARGIN = 14  # crop pixels cut from each side of an enrolled top: the template is the art's middle
+MIDDLE = slice(MARGIN, CROP_PX - MARGIN)  # rows (and columns) of a crop's middle
 CANDIDATES = 3  # a tile is matched against the templates of the network's likeliest classes only
 SURE = 0.95  # ... and only if the network's best class weighs less than this
 WEIGHT = 2.0  # log weight added per standard deviation of likeness above other creatures'
@@ -46,8 +47,7 @@ class SetArt:
     templates: dict[int, list[np.ndarray]] = field(init=False, repr=False, compare=False)  # per class, the middles
 
     def __post_init__(self) -> None:
-        middle = slice(MARGIN, CROP_PX - MARGIN)
-        templates = {label: [turned(crop, sixths)[middle, middle].astype(np.float32)
+        templates = {label: [turned(crop, sixths)[MIDDLE, MIDDLE].astype(np.float32)
                              for crop in self.crops[self.labels == label][-CLASS_TOPS:] for sixths in range(6)]
                      for label in set(self.labels.tolist())}
         object.__setattr__(self, "templates", templates)  # derived from the crops, once
@@ -133,7 +133,7 @@ def printless(crops: list[np.ndarray]) -> np.ndarray:
     """Which BGR ``crops`` of tile tops show no print in their middle (glare, a washed-out face).
     A read of such a top is a guess: in the styles benchmark's crops, 13-62 % of them were right,
     against 95-98 % of the printed ones."""
-    middles = [cv2.cvtColor(c, cv2.COLOR_BGR2GRAY)[MARGIN:-MARGIN, MARGIN:-MARGIN] for c in crops]
+    middles = [cv2.cvtColor(c, cv2.COLOR_BGR2GRAY)[MIDDLE, MIDDLE] for c in crops]
     return np.array([float(m.std()) < PRINTLESS_SPREAD for m in middles], bool)
 
 

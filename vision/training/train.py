@@ -257,7 +257,7 @@ def train_tilemap(data: Path, run: Run, resume: bool = False, fine_tune: bool = 
         return _map_loss(model(images), heat, weight, classes, peaks)
 
     _loop(model, optimiser, run, step, frozen_norms=fine_tune)
-    print(f"trained on {len(_shards(data))} shards")
+    print(f"trained on {len(list(data.glob('shard-*.npz')))} shards")
     model.eval().cpu()
     torch.save(model.state_dict(), data / "tilemap.pt")
     dummy = torch.zeros(1, 3, 192, 320)
@@ -387,8 +387,7 @@ def _episode_loss(embedded: torch.Tensor, classes: int) -> torch.Tensor:
 
 def train_creatures(data: Path, run: Run, resume: bool = False, fine_tune: bool = False) -> None:
     """Episodes of enrollment: within one set, tell its creatures apart by prototypes of other crops."""
-    crops, sets = _crop_sets(_shards(data))
-    print(f"{len(crops)} crops of {len(sets)} sets")
+    print("{} crops of {} sets".format(*map(len, _crop_sets(_shards(data)))))  # the batches load their own
     torch.manual_seed(run.seed)
     model = _start(CreatureNet(), data / "creatures.pt", creatures.MODEL_PATH, resume, fine_tune).to(run.device)
     optimiser = _optimiser(model, 2e-3, fine_tune)
