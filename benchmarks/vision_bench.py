@@ -13,7 +13,11 @@ scatter; ``--photos 2``: and a second photo of the block turned half round, as t
 page asks) and then filmed on any table, and the style's sets of every look with the built-in
 profile; training styles first, the blind styles (never trained or tuned on) last, and the
 worst enrolled style. ``exact_20px``: whole position on the frames whose tiles lie at least 20
-pixels apart (the live page tells the user to bring the camera nearer below that). The classic sections: every frame gets a random camera pose (40-80 cm, tilt up to 30 degrees, any turn), lens,
+pixels apart (the live page tells the user to bring the camera nearer below that); ``readable``:
+the share of the frames without a hand whose tiles lie at least 20 pixels apart and whose every
+top shows its print (``vision.set_art.printless``: not washed out by glare), and ``exact_readable`` whole position on those. A
+second table gives, per style, why frames were not exact (the share of frames with a missed
+tile, a phantom, a wrong colour, a wrong creature, a false occlusion, or wrong cells). The classic sections: every frame gets a random camera pose (40-80 cm, tilt up to 30 degrees, any turn), lens,
 light, table and noise; one frame in five has a hand reaching over the hive (those frames
 score only as 'hand': flagged occluded or exactly right; the others score everything else). Sections:
 ``a`` style-A art with the shipped profile; ``pocket`` the same with pocket-size tiles;
@@ -30,6 +34,7 @@ import resource
 import statistics
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -44,7 +49,9 @@ from rules import Board  # noqa: E402
 from rules.pieces import Piece  # noqa: E402
 from vision.compare import align  # noqa: E402
 from vision.detect import Detector  # noqa: E402
+from vision.features import rectified_crop  # noqa: E402
 from vision.session_light import SessionLight  # noqa: E402
+from vision.set_art import printless  # noqa: E402
 from vision.tile_size import READABLE_PITCH  # noqa: E402
 from vision.enroll import enroll  # noqa: E402
 from vision.profile import CreatureProfile, default_profile  # noqa: E402
@@ -56,6 +63,7 @@ from vision.render.world import random_world  # noqa: E402
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "valid-moves" / \
     "Board_ValidMovesFromRealGamesTest.csv"
 HAND_SHARE = 0.2
+CAUSES = ("missed", "phantom", "colour", "creature", "occluded", "cells")  # 'cells': all tiles right, not their places
 TARGETS = {"recall": 99.9, "phantoms": 0.1, "colour": 99.95, "creature": 99.8, "exact": 98.0, "hand": 99.0,
            "ms": 40.0}
 
@@ -84,6 +92,9 @@ class Tally:
     near_frames: int = 0  # frames whose tiles lie at least READABLE_PITCH apart (the page warns of the others)
     near_exact: int = 0
     false_occluded: int = 0
+    readable: int = 0  # frames whose every top shows its print at a readable size (no glare wash-out)
+    readable_exact: int = 0
+    causes: Counter = field(default_factory=Counter)  # frames not exact, by what went wrong
     hand_frames: int = 0
     hand_ok: int = 0
     times: list[float] = field(default_factory=list)
@@ -95,7 +106,9 @@ class Tally:
                 "height": pct(self.height_right, self.found), "exact": pct(self.exact, self.frames),
                 "exact_20px": pct(self.near_exact, self.near_frames),
                 "false_occl": pct(self.false_occluded, self.frames), "hand": pct(self.hand_ok, self.hand_frames),
-                "ms": statistics.median(self.times) * 1000 if self.times else float("nan")}
+                "ms": statistics.median(self.times) * 1000 if self.times else float("nan"),
+                "readable": pct(self.readable, self.frames), "exact_readable": pct(self.readable_exact, self.readable),
+                **{f"why_{cause}": pct(self.causes[cause], self.frames) for cause in CAUSES}}
 
 
 def run_section(detector: Detector, positions: list[Position], frames: int, seed: int,
@@ -136,11 +149,16 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
         tally.near_frames += near
         tally.near_exact += near and exact
         tally.false_occluded += observation.occluded
+        readable = near and not printless([rectified_crop(frame, np.asarray(t.px), t.basis) for t in truth.tiles]).any()
+        tally.readable += readable
+        tally.readable_exact += readable and exact
         tally.truth_tiles += len(truth.tiles)
+        causes = {"occluded"} if observation.occluded else set()
         unmatched = list(observation.tiles)
         for tile in truth.tiles:
             near = [s for s in unmatched if np.hypot(s.px[0] - tile.px[0], s.px[1] - tile.px[1]) < 0.4 * truth.tile_px]
             if not near:
+                causes.add("missed")
                 continue
             sighting = min(near, key=lambda s: np.hypot(s.px[0] - tile.px[0], s.px[1] - tile.px[1]))
             unmatched.remove(sighting)
@@ -148,7 +166,10 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
             tally.colour_right += sighting.colour is tile.colour
             tally.bug_right += sighting.bug is tile.bug
             tally.height_right += (sighting.height_hint > 1) == (tile.height > 1)
+            causes |= {"colour"} if sighting.colour is not tile.colour else {"creature"} if sighting.bug is not tile.bug else set()
         tally.phantoms += len(unmatched)
+        causes |= {"phantom"} if unmatched else set()
+        tally.causes.update(() if exact else causes or {"cells"})
     return tally
 
 
@@ -214,10 +235,19 @@ def style_rows(positions: list[Position], frames: int, seed: int, only: tuple[st
                                  world=style).row()))
     enrolled_rows = [row for name, row in rows if "enrolled" in name]
     if enrolled_rows:
-        worst = {c: (max if c in ("phantoms", "ms", "false_occl") else min)(r[c] for r in enrolled_rows)
+        worst = {c: (max if c in ("phantoms", "ms", "false_occl") or c.startswith("why_") else min)(r[c] for r in enrolled_rows)
                  for c in enrolled_rows[0]}
         rows.append(("worst style, enrolled", worst))
     return rows
+
+
+def print_causes(rows: list[tuple[str, dict[str, float]]]) -> None:
+    """Why frames were not exact (% of frames, a frame may have several causes), and the whole
+    position on the readable frames: tiles at least READABLE_PITCH apart, every top showing its print."""
+    columns = ["readable", "exact_readable", *(f"why_{cause}" for cause in CAUSES)]
+    print(f"{'section':<34}" + "".join(f"{c:>15}" for c in columns))
+    for name, row in rows:
+        print(f"{name:<34}" + "".join(f"{row[c]:>15.2f}" for c in columns))
 
 
 def print_table(rows: list[tuple[str, dict[str, float]]]) -> None:
@@ -276,6 +306,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(("carbon (mono), 4 photos", run_section(Detector(profile), positions, args.frames // 2,
                                                             args.seed + 4, style="a", mono=True).row()))
     print_table(rows)
+    print_causes(rows)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (max RSS, whole benchmark incl. renderer): {peak_mb:.0f} MB")
     return 0

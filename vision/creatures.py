@@ -16,21 +16,22 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dnn import load_network
+from vision.dnn import load_network, missing
 from vision.features import CROP_PX
 
 EMBEDDING = 32
 MODEL_PATH = Path(__file__).with_name("models") / "creatures.onnx"
+TRAIN_COMMAND = "python -m vision.training.train creatures"
 
 
 @lru_cache(maxsize=4)
 def network_id(path: Path = MODEL_PATH) -> str:
     """A short fingerprint of the creature network's weights: embeddings (and so profiles)
-    made by one network mean nothing to another."""
+    made by one network mean nothing to another. ``FileNotFoundError`` if the network is missing."""
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-    except OSError:
-        return "missing"
+    except FileNotFoundError:
+        raise missing(path, TRAIN_COMMAND) from None
 
 
 def network_input(crops: list[np.ndarray]) -> np.ndarray:
@@ -49,7 +50,7 @@ class CreatureEmbedder:
     """Embeds rectified tile-top crops (a ``cv2.dnn`` net of its own)."""
 
     def __init__(self, path: Path = MODEL_PATH) -> None:
-        self.net = load_network(path, "python -m vision.training.train creatures")
+        self.net = load_network(path, TRAIN_COMMAND)
 
     def embed(self, crops: list[np.ndarray]) -> np.ndarray:
         """(N, EMBEDDING) unit vectors of N crops."""

@@ -16,10 +16,15 @@ import cv2
 CLASSIC_ENGINE = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
 
 
+def missing(path: Path, train_command: str) -> FileNotFoundError:
+    """The error for a network file that is not there, saying how to train it."""
+    return FileNotFoundError(f"{path}: this network is missing (train it: {train_command})")
+
+
 def load_network(path: Path, train_command: str) -> cv2.dnn.Net:
     """The network in the ONNX file ``path``; ``FileNotFoundError`` saying how to train it if missing."""
     if not path.is_file():
-        raise FileNotFoundError(f"{path}: this network is missing (train it: {train_command})")
+        raise missing(path, train_command)
     if CLASSIC_ENGINE is None:
         return cv2.dnn.readNetFromONNX(str(path))
     return cv2.dnn.readNetFromONNX(str(path), CLASSIC_ENGINE)

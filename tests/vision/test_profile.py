@@ -100,3 +100,11 @@ def test_a_profile_made_by_another_creature_network_is_refused(tmp_path) -> None
         save(tmp_path / "other.json", "profile", 2, data | {"network": made_by})
         with pytest.raises(CalibrationFileError, match="another creature network.*calibrate enroll"):
             CreatureProfile.load(tmp_path / "other.json")
+
+
+def test_a_missing_creature_network_is_named_not_blamed_on_the_profile(tmp_path) -> None:
+    absent = tmp_path / "creatures.onnx"
+    with pytest.raises(FileNotFoundError, match="creatures.onnx: this network is missing.*train creatures"):
+        network_id(absent)
+    absent.write_bytes(b"weights")
+    assert network_id(absent) != network_id()  # once there, it has a fingerprint of its own
