@@ -10,6 +10,7 @@ of being reported as a (wrong) board when a hand or an object lies on or next to
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable
 
 import cv2
@@ -20,6 +21,7 @@ from rules.observation import Observation, TileSighting
 from rules.pieces import Colour, Piece
 from vision.bare_table import BareTable
 from vision.creatures import CreatureEmbedder, turned
+from vision.doubts import FAINT_TOP, bridges, confirmed, holes
 from vision.features import rectified_crop
 from vision.lattice import basis_pitch
 from vision.locate import Located, LocatedTile, place_tops
@@ -28,7 +30,8 @@ from vision.profile import CLASSES, CreatureProfile, assign, default_profile
 from vision.session_light import SessionLight
 from vision.set_art import no_surer, printless
 from vision.still import KEEP_THRESHOLD, StillSpots
-from vision.tilemaps import HAND, OBJECT, SMALL_PITCH, STRIDE, TileMapper, cell_of, disc_kernel, tile_tops
+from vision.tilemaps import (HAND, OBJECT, SMALL_PITCH, STRIDE, Peak, TileMapper, TileMaps, cell_of, disc_kernel,
+                             tops_and_faint)
 
 OCCLUDER_TILE_FRACTION = 0.5  # a hand this big (in tile faces) near the hive hides tiles
 EMPTY_VIEW_SHARE = 0.01  # with no tile in view, this share of hand or object means something blocks it
@@ -106,11 +109,15 @@ class Detector:
         captured = frame
         if self.light is not None:
             frame = self.light.normalise(frame)
-        maps, found = tile_tops(self.mapper, frame, KEEP_THRESHOLD)
+        maps, found, faint = tops_and_faint(self.mapper, frame, KEEP_THRESHOLD, FAINT_TOP)
         moved = self.motion.moved(captured, maps.heat.shape)
         cells = self.motion.colour
-        found = [peak for peak in found if cells is None or not self.bare.shows_bare(peak, cells)]
-        located = place_tops(self.still.settle(found, moved), maps, frame.shape)
+        def on_table(peaks: list[Peak]) -> list[Peak]:
+            return [peak for peak in peaks if cells is None or not self.bare.shows_bare(peak, cells)]
+        found = on_table(found)
+        settled = self.still.settle(found, moved)
+        doubted = on_table([peak for peak in [*found, *faint] if not any(peak is top for top in settled)])
+        located = self._located(frame, maps, settled, doubted)
         reads = assign(self._class_weights(frame, located))
         sightings = []
         for tile, (colour, bug, confidence) in zip(located.tiles, reads):
@@ -123,6 +130,21 @@ class Detector:
         if self.light is not None:
             self.light.learn(captured, located.maps.not_table().astype(np.uint8), occluded)
         return Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), occluded, timestamp)
+
+    def _located(self, frame: np.ndarray, maps: TileMaps, tops: list[Peak], doubted: list[Peak]) -> Located:
+        """The ``tops`` placed on the hive's lattice, settled by a second opinion (``vision.doubts``):
+        with the ``doubted`` candidates that look like your set's tops, with tops where the hive
+        fell apart, and without the holes in the hive taken for tops."""
+        located = place_tops(tops, maps, frame.shape)
+        extra = confirmed(frame, located, doubted, self.embedder, self.profile)
+        if extra:
+            tops = [*tops, *extra]
+            located = place_tops(tops, maps, frame.shape)
+        joining = bridges(located)
+        if joining:
+            located = place_tops([*tops, *joining], maps, frame.shape)
+        hollow = holes(frame, located, self.embedder, self.profile)
+        return replace(located, tiles=[t for t in located.tiles if all(t is not h for h in hollow)])
 
     def _class_weights(self, frame: np.ndarray, located: Located) -> np.ndarray:
         """(T, classes) weights of the profile's classes for each tile: weighed by the tile map's

@@ -97,6 +97,10 @@ class CreatureProfile:
         weights = np.exp(SHARPNESS * (scores - scores.max(axis=1, keepdims=True)))
         return weights / weights.sum(axis=1, keepdims=True)
 
+    def resemblance(self, views: np.ndarray) -> np.ndarray:
+        """(N,) each of ``views`` (N, EMBEDDING) unit vectors' cosine similarity to its nearest example."""
+        return (np.asarray(views).reshape(-1, EMBEDDING) @ self.vectors.T).max(axis=1, initial=-1.0)
+
     def reweigh(self, weights: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
         """``class_weights`` of tiles seen as ``crops``, settled by your set's art where it is known."""
         return weights if self.art is None else self.art.reweigh(weights, crops)

@@ -10,7 +10,7 @@ for that scale (a far camera, a wide lens) get a second look at twice the size, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -56,6 +56,7 @@ class Peak:
     pitch: float  # local lattice pitch, frame pixels
     score: float  # centre heat
     white: float  # probability that the top is white (rather than black)
+    share: float = 1.0  # how much of the patch round the centre looks like a tile top
 
 
 def network_input(frame: np.ndarray) -> np.ndarray:
@@ -98,8 +99,9 @@ class TileMapper:
         return decode(self.net.forward(), frame.shape)
 
 
-def peaks(maps: TileMaps, threshold: float = PEAK_THRESHOLD) -> list[Peak]:
-    """Tile-top centres: local maxima of the heat over ``threshold``, with sub-cell offsets."""
+def peaks(maps: TileMaps, threshold: float = PEAK_THRESHOLD, min_share: float = MIN_TOP_SHARE) -> list[Peak]:
+    """Tile-top centres: local maxima of the heat over ``threshold`` whose patch looks at least
+    ``min_share`` like a tile top, with sub-cell offsets."""
     heat = maps.heat
     strong = heat >= threshold
     if not strong.any():
@@ -114,9 +116,20 @@ def peaks(maps: TileMaps, threshold: float = PEAK_THRESHOLD) -> list[Peak]:
         centre = pixel_of(np.array([[x + maps.offset[0, y, x], y + maps.offset[1, y, x]]]))[0]
         pitch = float(maps.pitch[y, x])
         white, black = _top_classes(maps, y, x, pitch / STRIDE)
-        if white + black >= MIN_TOP_SHARE:
-            found.append(Peak(centre, pitch, float(heat[y, x]), white / max(white + black, 1e-6)))
+        if white + black >= min_share:
+            found.append(Peak(centre, pitch, float(heat[y, x]), white / max(white + black, 1e-6), white + black))
     return found
+
+
+def peak_at(maps: TileMaps, centre: np.ndarray, pitch: float) -> Peak:
+    """The maps' reading of a top taken to lie at ``centre`` (frame pixels, ``pitch`` apart): its
+    hottest heat within a third of a pitch, its colour and top share from the patch round it."""
+    rows, cols = maps.heat.shape
+    x, y = np.clip(np.round(cell_of(np.asarray(centre)[None])[0]), 0, [cols - 1, rows - 1]).astype(int)
+    window, disc = disc_window((x, y), max(1.0, pitch / STRIDE / 3), maps.heat.shape)
+    white, black = _top_classes(maps, y, x, pitch / STRIDE)
+    return Peak(np.asarray(centre, np.float64), pitch, float(maps.heat[window][disc].max()),
+                white / max(white + black, 1e-6), white + black)
 
 
 def tile_tops(mapper: TileMapper, frame: np.ndarray, threshold: float = PEAK_THRESHOLD
@@ -125,18 +138,36 @@ def tile_tops(mapper: TileMapper, frame: np.ndarray, threshold: float = PEAK_THR
     look small (far camera, wide lens, pocket tiles), or no top is found but some patches look
     faintly like tiles (a hive only a dozen pixels a tile, too small for this scale), the tops come
     from another look at the tiles' region, ZOOM times as large."""
+    maps, found, _ = tops_and_faint(mapper, frame, threshold, threshold)
+    return maps, found
+
+
+def tops_and_faint(mapper: TileMapper, frame: np.ndarray, threshold: float, faint: float
+                   ) -> tuple[TileMaps, list[Peak], list[Peak]]:
+    """``tile_tops``, and the faint candidates of the same look: the other local maxima at least
+    ``faint`` hot, whatever their patch looks like (tops the network doubted, for a second
+    opinion)."""
     maps = mapper.maps(frame)
     found = peaks(maps, threshold)
     if found and median_pitch(found) >= SMALL_PITCH:
-        return maps, found
+        return maps, found, _others(peaks(maps, faint, 0.0), found)
     region = _tile_region(maps, found, frame.shape)
     if region is None:
-        return maps, found
+        return maps, found, []
     x0, y0, x1, y1 = region
     crop = cv2.resize(frame[y0:y1, x0:x1], None, fx=ZOOM, fy=ZOOM, interpolation=cv2.INTER_LINEAR)
+    zoomed = mapper.maps(crop)
     origin = np.array([x0, y0], np.float64)
-    return maps, [Peak(p.centre / ZOOM + origin, p.pitch / ZOOM, p.score, p.white)
-                  for p in peaks(mapper.maps(crop), threshold)]
+    def unzoomed(look: list[Peak]) -> list[Peak]:
+        return [replace(p, centre=p.centre / ZOOM + origin, pitch=p.pitch / ZOOM) for p in look]
+    found = unzoomed(peaks(zoomed, threshold))
+    return maps, found, _others(unzoomed(peaks(zoomed, faint, 0.0)), found)
+
+
+def _others(candidates: list[Peak], found: list[Peak]) -> list[Peak]:
+    """The ``candidates`` that are not among the tops ``found``."""
+    kept = {peak.centre.tobytes() for peak in found}
+    return [peak for peak in candidates if peak.centre.tobytes() not in kept]
 
 
 def median_pitch(found: list[Peak]) -> float:

@@ -1,0 +1,105 @@
+"""Tops the tile map missed: faint candidates confirmed by the set's look, gaps that split the hive."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from rules.hexgrid import neighbours
+from rules.pieces import Piece
+from vision.creatures import CreatureEmbedder
+from vision.doubts import bridges, confirmed, holes
+from vision.lattice import hex_round
+from vision.locate import Located, locate_tiles
+from vision.profile import demo_profile
+from vision.render.scene import Conditions, render_position
+from vision.tilemaps import Peak, TileMapper
+
+MAPPER = TileMapper()
+ROW = {(q, 0): [Piece.parse(name)] for q, name in enumerate(["wQ", "bA1", "wG1", "bS1", "wB1", "bQ"])}
+VIEW = Conditions(height_mm=600, tilt_deg=12, yaw_deg=25, seed=5)
+
+
+def _located() -> tuple[np.ndarray, Located, list]:
+    frame, truth = render_position(ROW, VIEW)
+    located = locate_tiles(frame, MAPPER)
+    assert len(located.tiles) == len(ROW)
+    return frame, located, truth.tiles
+
+
+def _without(located: Located, centre) -> Located:
+    """``located`` as if the tile map had missed the top nearest ``centre``."""
+    gone = min(located.tiles, key=lambda t: np.linalg.norm(t.centre - np.asarray(centre)))
+    return replace(located, tiles=[t for t in located.tiles if t is not gone])
+
+
+def test_a_gap_that_splits_the_hive_is_filled_where_the_missed_top_lies() -> None:
+    _, located, truth = _located()
+    missed = truth[2].px  # the row's middle: without it the hive falls in two
+    added = bridges(_without(located, missed))
+    assert len(added) == 1
+    assert np.linalg.norm(added[0].centre - np.asarray(missed)) < 0.2 * np.linalg.norm(
+        np.subtract(truth[1].px, truth[2].px))
+
+
+def test_a_whole_hive_and_a_hive_missing_an_end_get_no_bridge() -> None:
+    _, located, truth = _located()
+    assert bridges(located) == []
+    assert bridges(_without(located, truth[-1].px)) == []  # the hive is still one: nothing says a top is missing
+
+
+def test_a_faint_candidate_is_a_top_if_it_looks_like_the_sets_tops_and_table_is_not() -> None:
+    frame, located, truth = _located()
+    end = np.asarray(truth[-1].px, float)
+    step = end - np.asarray(truth[-2].px, float)
+    beyond = end + step  # the free cell past the row's end: bare table
+    doubted = [Peak(end, 40.0, 0.25, 0.0, 0.1), Peak(beyond, 40.0, 0.3, 0.5, 0.1)]
+    found = confirmed(frame, _without(located, end), doubted, CreatureEmbedder(), demo_profile())
+    assert [tuple(p.centre) for p in found] == [tuple(end)]
+
+
+def test_a_candidate_on_a_taken_cell_or_away_from_the_hive_is_not_asked_about() -> None:
+    frame, located, truth = _located()
+    end = np.asarray(truth[-1].px, float)
+    step = end - np.asarray(truth[-2].px, float)
+    far = end + 3 * step  # a tile-like spot three cells from the hive: not next to any top
+    doubted = [Peak(end, 40.0, 0.25, 0.0, 0.1), Peak(far, 40.0, 0.3, 0.5, 0.1)]
+    assert confirmed(frame, located, doubted, CreatureEmbedder(), demo_profile()) == []
+
+
+RING = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)]
+FLOWER_NAMES = ["wQ", "bQ", "wA1", "bA1", "wG1", "bG1", "wS1"]
+
+
+def _flower(centre_filled: bool) -> tuple[np.ndarray, Located, np.ndarray]:
+    """Six tiles round the cell (0, 0), and a seventh on it or not: the located tops (the middle's
+    taken as a faint one) and the middle's centre in the frame."""
+    cells = RING + ([(0, 0)] if centre_filled else [])
+    position = {cell: [Piece.parse(name)] for cell, name in zip(cells, FLOWER_NAMES)}
+    frame, truth = render_position(position, VIEW)
+    located = locate_tiles(frame, MAPPER)
+    ring = np.array([t.px for t in truth.tiles if t.cell in RING])
+    middle = ring.mean(axis=0)
+    nearest = min(located.tiles, key=lambda t: np.linalg.norm(t.centre - middle))
+    if centre_filled:
+        assert np.linalg.norm(nearest.centre - middle) < 0.2 * truth.pitch_px
+        faint = replace(nearest, score=0.4)
+        return frame, replace(located, tiles=[faint if t is nearest else t for t in located.tiles]), middle
+    lattice = located.lattice
+    assert lattice is not None and len(located.tiles) == len(RING)
+    cell = tuple(int(v) for v in hex_round(lattice.axial(middle[None]))[0])
+    assert all(n in {t.cell for t in located.tiles} for n in neighbours(cell))
+    phantom = replace(located.tiles[0], cell=cell, centre=lattice.pixel(cell), basis=lattice.basis(cell), score=0.4)
+    return frame, replace(located, tiles=[*located.tiles, phantom]), middle
+
+
+def test_a_faint_top_in_a_hole_of_the_hive_that_shows_table_is_a_hole() -> None:
+    frame, located, middle = _flower(centre_filled=False)
+    found = holes(frame, located, CreatureEmbedder(), demo_profile())
+    assert len(found) == 1 and np.linalg.norm(found[0].centre - middle) < 10
+
+
+def test_a_faint_enclosed_top_that_looks_like_a_tile_stays() -> None:
+    frame, located, _ = _flower(centre_filled=True)
+    assert holes(frame, located, CreatureEmbedder(), demo_profile()) == []
