@@ -140,7 +140,7 @@ class Detector:
         if extra:
             tops = [*tops, *extra]
             located = place_tops(tops, maps, frame.shape)
-        joining = bridges(located)
+        joining = bridges(frame, located, self.embedder, self.profile)
         if joining:
             located = place_tops([*tops, *joining], maps, frame.shape)
         hollow = holes(frame, located, self.embedder, self.profile)

@@ -10,9 +10,10 @@ the styles benchmark's frames of six training styles, one set each enrolled from
   of it within LOOKS_LIKE cosine similarity of one of the profile's examples). Candidates passing
   were tiles 110 times in 112, a quarter of the tops the tile map had missed; table next to the
   hive and tiles' sides reach about 0.6.
-- ``bridges``: the hive is one, so a free cell joining parts of it that fell apart holds a top
-  the tile map missed. Half the frames with a top missed showed a hive in parts; frames whose
-  tops were all found almost never do (2 in 600).
+- ``bridges``: the hive is one, so a free cell joining parts of it that fell apart, and looking
+  like your set's tops (the same test), holds a top the tile map missed. Half the frames with a
+  top missed showed a hive in parts; frames whose tops were all found almost never do (2 in
+  600). A gap that shows table stays: a hive really split is an illegal move to be seen.
 - ``holes``: a top nearly enclosed by others, faint and unlike your set's tops is the table seen
   through a hole in the hive: 48 of the 162 phantom tops were such, and 11 of 13,400 real tops.
 
@@ -65,24 +66,30 @@ def confirmed(frame: np.ndarray, located: Located, doubted: list[Peak], embedder
     return [peak for peak, like in zip(options.values(), likeness) if like >= LOOKS_LIKE]
 
 
-def bridges(located: Located) -> list[Peak]:
-    """Tops for free cells that join the parts of a hive fallen apart. The hive is one, so a gap
-    between tops found means tops missed there (black tiles on a dark mat): one at a time, up to
-    MAX_BRIDGES, the free cell touching the most parts, the hottest first, is taken as a top."""
+def bridges(frame: np.ndarray, located: Located, embedder: CreatureEmbedder, profile: CreatureProfile
+            ) -> list[Peak]:
+    """Tops for free cells that join the parts of a hive fallen apart and look like your set's
+    tops (the hive is one, so such a gap most likely hides tops the tile map missed, black tiles
+    on a dark mat; a gap showing table is a hive really split, an illegal move to be seen): one at
+    a time, up to MAX_BRIDGES, the cell touching the most parts, the likest first."""
     lattice = located.lattice
     cells: set[Hex] = {tile.cell for tile in located.tiles}
+    likeness: dict[Hex, float] = {}
     added: list[Peak] = []
     while lattice is not None and len(added) < MAX_BRIDGES:
         part = _parts(cells)
         joins = {free: len({part[n] for n in neighbours(free) if n in part})
                  for cell in cells for free in neighbours(cell) if free not in cells}
-        best = [free for free, count in joins.items() if count > 1]
+        asked = [free for free, count in joins.items() if count > 1 and free not in likeness]
+        if asked:
+            crops = [rectified_crop(frame, lattice.pixel(free), lattice.basis(free)) for free in asked]
+            likeness.update(zip(asked, profile.resemblance(embedder.embed(crops)).tolist()))
+        best = [free for free, count in joins.items() if count > 1 and likeness[free] >= LOOKS_LIKE]
         if not best:
             break
-        peaks = {free: peak_at(located.maps, lattice.pixel(free), lattice.pitch(free)) for free in best}
-        cell = max(best, key=lambda free: (joins[free], peaks[free].score))
+        cell = max(best, key=lambda free: (joins[free], likeness[free]))
         cells.add(cell)
-        added.append(peaks[cell])
+        added.append(peak_at(located.maps, lattice.pixel(cell), lattice.pitch(cell)))
     return added
 
 

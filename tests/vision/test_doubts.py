@@ -35,18 +35,27 @@ def _without(located: Located, centre) -> Located:
 
 
 def test_a_gap_that_splits_the_hive_is_filled_where_the_missed_top_lies() -> None:
-    _, located, truth = _located()
+    frame, located, truth = _located()
     missed = truth[2].px  # the row's middle: without it the hive falls in two
-    added = bridges(_without(located, missed))
+    added = bridges(frame, _without(located, missed), CreatureEmbedder(), demo_profile())
     assert len(added) == 1
     assert np.linalg.norm(added[0].centre - np.asarray(missed)) < 0.2 * np.linalg.norm(
         np.subtract(truth[1].px, truth[2].px))
 
 
+def test_a_hive_really_split_keeps_its_gap() -> None:
+    """A gap showing table is a hive split (an illegal move the referee must see), not a missed top."""
+    split = {cell: stack for cell, stack in ROW.items() if cell != (2, 0)}
+    frame, _ = render_position(split, VIEW)
+    located = locate_tiles(frame, MAPPER)
+    assert len(located.tiles) == len(split)
+    assert bridges(frame, located, CreatureEmbedder(), demo_profile()) == []
+
+
 def test_a_whole_hive_and_a_hive_missing_an_end_get_no_bridge() -> None:
-    _, located, truth = _located()
-    assert bridges(located) == []
-    assert bridges(_without(located, truth[-1].px)) == []  # the hive is still one: nothing says a top is missing
+    frame, located, truth = _located()
+    assert bridges(frame, located, CreatureEmbedder(), demo_profile()) == []
+    assert bridges(frame, _without(located, truth[-1].px), CreatureEmbedder(), demo_profile()) == []  # the hive is still one: nothing says a top is missing
 
 
 def test_a_faint_candidate_is_a_top_if_it_looks_like_the_sets_tops_and_table_is_not() -> None:
