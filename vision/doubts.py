@@ -52,7 +52,8 @@ def confirmed(frame: np.ndarray, located: Located, doubted: list[Peak], embedder
     taken = {tile.cell for tile in located.tiles}
     options: dict[Hex, Peak] = {}
     for peak in doubted:
-        cell: Hex = tuple(int(v) for v in hex_round(lattice.axial(peak.centre[None]))[0])  # type: ignore[assignment]
+        q, r = hex_round(lattice.axial(peak.centre[None]))[0]
+        cell = (int(q), int(r))
         if cell in taken or not any(n in taken for n in neighbours(cell)):
             continue
         if np.linalg.norm(peak.centre - lattice.pixel(cell)) > NEAR_CENTRE * lattice.pitch(cell):
@@ -61,8 +62,8 @@ def confirmed(frame: np.ndarray, located: Located, doubted: list[Peak], embedder
             options[cell] = peak
     if not options:
         return []
-    crops = [rectified_crop(frame, peak.centre, lattice.basis(cell)) for cell, peak in options.items()]
-    likeness = profile.resemblance(embedder.embed(crops))
+    likeness = _likeness(frame, [(peak.centre, lattice.basis(cell)) for cell, peak in options.items()],
+                         embedder, profile)
     return [peak for peak, like in zip(options.values(), likeness) if like >= LOOKS_LIKE]
 
 
@@ -82,8 +83,8 @@ def bridges(frame: np.ndarray, located: Located, embedder: CreatureEmbedder, pro
                  for cell in cells for free in neighbours(cell) if free not in cells}
         asked = [free for free, count in joins.items() if count > 1 and free not in likeness]
         if asked:
-            crops = [rectified_crop(frame, lattice.pixel(free), lattice.basis(free)) for free in asked]
-            likeness.update(zip(asked, profile.resemblance(embedder.embed(crops)).tolist()))
+            places = [(lattice.pixel(free), lattice.basis(free)) for free in asked]
+            likeness.update(zip(asked, _likeness(frame, places, embedder, profile).tolist()))
         best = [free for free, count in joins.items() if count > 1 and likeness[free] >= LOOKS_LIKE]
         if not best:
             break
@@ -114,5 +115,12 @@ def holes(frame: np.ndarray, located: Located, embedder: CreatureEmbedder, profi
                 and sum(n in cells for n in neighbours(tile.cell)) >= ENCLOSED]
     if not suspects:
         return []
-    likeness = profile.resemblance(embedder.embed([rectified_crop(frame, t.centre, t.basis) for t in suspects]))
+    likeness = _likeness(frame, [(tile.centre, tile.basis) for tile in suspects], embedder, profile)
     return [tile for tile, like in zip(suspects, likeness) if like < HOLE_LIKENESS]
+
+
+def _likeness(frame: np.ndarray, places: list[tuple[np.ndarray, np.ndarray]], embedder: CreatureEmbedder,
+              profile: CreatureProfile) -> np.ndarray:
+    """How like your set's tops (cosine similarity to the profile's nearest example) the top of a
+    BGR ``frame`` at each of ``places`` (centre, lattice steps) looks."""
+    return profile.resemblance(embedder.embed([rectified_crop(frame, centre, basis) for centre, basis in places]))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.tilemaps import (BLACK_TOP, MAP_CHANNELS, STRIDE, WHITE_TOP, TileMapper, cell_of, decode, peaks, pixel_of,
-                             tile_tops)
+from vision.tilemaps import (BLACK_TOP, MAP_CHANNELS, STRIDE, WHITE_TOP, TileMapper, cell_of, decode, peak_at, peaks,
+                             pixel_of, tile_tops, tops_and_faint)
 
 FRAME = (720, 1280, 3)
 
@@ -106,3 +106,27 @@ def test_faint_heat_with_no_top_gets_a_second_look_and_an_empty_table_does_not()
     mapper = _FixedMapper(raw)
     tile_tops(mapper, np.zeros(FRAME, np.uint8))
     assert mapper.looks == [(720, 1280)]
+
+
+def test_faint_candidates_are_the_weak_peaks_and_those_over_table_and_not_the_tops() -> None:
+    raw = raw_maps([(300.0, 200.0, True), (500.0, 200.0, False), (700.0, 200.0, True)])
+    (u, v), = cell_of(np.array([[500.0, 200.0]]))
+    raw[0, 0, int(round(v)), int(round(u))] = np.log(0.27 / 0.73)  # heat 0.27: under the top threshold
+    (u, v), = cell_of(np.array([[700.0, 200.0]]))
+    j, i = int(round(u)), int(round(v))
+    raw[0, 4 + WHITE_TOP, i - 1:i + 2, j - 1:j + 2] = -8.0  # its patch shows table
+    maps, found, faint = tops_and_faint(_FixedMapper(raw), np.zeros(FRAME, np.uint8), 0.35, 0.2)
+    assert [tuple(np.round(p.centre)) for p in found] == [(300.0, 200.0)]
+    assert sorted(tuple(np.round(p.centre)) for p in faint) == [(500.0, 200.0), (700.0, 200.0)]
+    assert [round(p.score, 2) for p in sorted(faint, key=lambda p: p.centre[0])][0] == 0.27
+    assert sorted(faint, key=lambda p: p.centre[0])[1].share < 0.3 < found[0].share
+
+
+def test_peak_at_reads_heat_and_colour_where_a_top_is_taken_to_lie() -> None:
+    maps = decode(raw_maps([(300.0, 200.0, False)]), FRAME)
+    near = peak_at(maps, np.array([305.0, 203.0]), 48.0)  # the hot patch lies within a third of a pitch
+    assert near.score > 0.99 and near.white < 0.5 and near.share > 0.3
+    bare = peak_at(maps, np.array([600.0, 400.0]), 48.0)
+    assert bare.score < 0.01 and bare.share < 0.01
+    edge = peak_at(maps, np.array([-20.0, 900.0]), 48.0)  # off the frame: read at its nearest patch
+    assert edge.score < 0.01
