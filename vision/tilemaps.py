@@ -5,7 +5,8 @@ renders by ``python -m vision.training.train tilemap``) reads the frame at a qua
 size and answers, for every ``STRIDE`` x ``STRIDE`` patch of the frame: how likely a tile
 top's centre lies there (with the sub-patch offset and the local lattice pitch), and which
 of ``CLASSES`` the patch shows. It runs on the Pi through OpenCV's ``cv2.dnn``. Tiles too small
-for that scale (a far camera, a wide lens) get a second look at twice the size, over their region only.
+for that scale (a far camera, a wide lens) get a second look at two or three times the size, over
+their region only.
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ MODEL_PATH = Path(__file__).with_name("models") / "tilemap.onnx"
 PEAK_THRESHOLD = 0.35  # centre heat a tile top must reach
 COLOUR_REACH = 0.4  # pitches around a centre whose top-face classes decide the tile's colour
 MIN_TOP_SHARE = 0.3  # ... and of which at least this share must look like a tile top (not table or sides)
-SMALL_PITCH = 32.0  # pixels: tiles this close together are looked at again, ZOOM times as large
-ZOOM = 2  # (the network finds centres and pitch reliably from about 32 to 90 pixels a tile)
+SMALL_PITCH = 32.0  # pixels: tiles this close together are looked at again, ZOOM times as large or
+ZOOM = 2  # more, up to MAX_ZOOM, to bring them to SMALL_PITCH (the network finds centres and pitch
+MAX_ZOOM = 3  # reliably from about 32 to 90 pixels a tile)
 FAINT_HEAT = 0.12  # where no top is found, patches this hot may be tiles too small to see: looked at ZOOM times as large
 TILE_CLASSES = slice(1, 5)  # white and black tops and sides: where tiles are
 
@@ -137,7 +139,8 @@ def tile_tops(mapper: TileMapper, frame: np.ndarray, threshold: float = PEAK_THR
     """The frame's maps and its tile tops (centre heat at least ``threshold``). Where the tiles
     look small (far camera, wide lens, pocket tiles), or no top is found but some patches look
     faintly like tiles (a hive only a dozen pixels a tile, too small for this scale), the tops come
-    from another look at the tiles' region, ZOOM times as large."""
+    from another look at the tiles' region, ZOOM times as large or, for tops under half
+    SMALL_PITCH apart, MAX_ZOOM times."""
     maps, found, _ = tops_and_faint(mapper, frame, threshold, threshold)
     return maps, found
 
@@ -155,11 +158,12 @@ def tops_and_faint(mapper: TileMapper, frame: np.ndarray, threshold: float, fain
     if region is None:
         return maps, found, []
     x0, y0, x1, y1 = region
-    crop = cv2.resize(frame[y0:y1, x0:x1], None, fx=ZOOM, fy=ZOOM, interpolation=cv2.INTER_LINEAR)
+    zoom = int(np.clip(np.ceil(SMALL_PITCH / median_pitch(found)), ZOOM, MAX_ZOOM)) if found else ZOOM
+    crop = cv2.resize(frame[y0:y1, x0:x1], None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
     zoomed = mapper.maps(crop)
     origin = np.array([x0, y0], np.float64)
     def unzoomed(look: list[Peak]) -> list[Peak]:
-        return [replace(p, centre=p.centre / ZOOM + origin, pitch=p.pitch / ZOOM) for p in look]
+        return [replace(p, centre=p.centre / zoom + origin, pitch=p.pitch / zoom) for p in look]
     found = unzoomed(peaks(zoomed, threshold))
     return maps, found, _others(unzoomed(peaks(zoomed, faint, 0.0)), found)
 

@@ -130,3 +130,14 @@ def test_peak_at_reads_heat_and_colour_where_a_top_is_taken_to_lie() -> None:
     assert bare.score < 0.01 and bare.share < 0.01
     edge = peak_at(maps, np.array([-20.0, 900.0]), 48.0)  # off the frame: read at its nearest patch
     assert edge.score < 0.01
+
+
+def test_tops_under_16_pixels_apart_are_looked_at_three_times_as_large() -> None:
+    """Zoomed twice, tiles 12 px apart would still lie under the 32 px the network reads reliably."""
+    looks = {}
+    for pitch in (20.0, 12.0):
+        raw = raw_maps([(600.0, 300.0, True), (600.0 + pitch, 300.0, False)], pitch_px=pitch)
+        mapper = _FixedMapper(raw)
+        tile_tops(mapper, np.zeros(FRAME, np.uint8))
+        looks[pitch] = mapper.looks[1]
+    assert looks[12.0][1] > 1.4 * looks[20.0][1]  # three times against twice a region of about the same width
