@@ -1,7 +1,8 @@
 """Frame in, ``rules.observation.Observation`` out: tiles, cells, colours, creatures, occlusion.
 
-Pipeline: ``tile_tops`` (tile map network) -> ``StillSpots`` (tops kept or held back where
-nothing moved) -> ``place_tops`` (lattice, cells, levels) -> per tile a rectified crop -> the
+Pipeline: ``tops_and_faint`` (tile map network) -> ``StillSpots`` (tops kept or held back where
+nothing moved) -> ``place_tops`` (lattice, cells, levels), settled by a second opinion where the
+map is unsure (``vision.doubts``: faint tops, gaps, holes) -> per tile a rectified crop -> the
 creature network's embeddings (with those of the still frames before; a second, turned view
 of the unsure ones) -> the profile's nearest examples. A frame is flagged ``occluded`` instead
 of being reported as a (wrong) board when a hand or an object lies on or next to the hive.
