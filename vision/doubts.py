@@ -10,10 +10,12 @@ the styles benchmark's frames of six training styles, one set each enrolled from
   of it within LOOKS_LIKE cosine similarity of one of the profile's examples). Candidates passing
   were tiles 127 times in 132, three in ten of the tops the tile map had missed; table next to the
   hive and tiles' sides reach about 0.6.
-- ``bridges``: the hive is one, so a free cell joining parts of it that fell apart, and looking
-  like your set's tops (the same test), holds a top the tile map missed. Half the frames with a
-  top missed showed a hive in parts; frames whose tops were all found almost never do (2 in
-  600). A gap that shows table stays: a hive really split is an illegal move to be seen.
+- ``bridges``: the hive is one, so a free cell joining parts of it that fell apart, looking like
+  your set's tops (the same test) and not quite cold on the map, holds a top the tile map
+  missed. Half the frames with a top missed showed a hive in parts; frames whose tops were all
+  found almost never do (2 in 600). A gap that shows table stays: a hive really split is an
+  illegal move to be seen (a plain gap between light tiles looked 0.86-0.92 like a plain set's
+  tops in one filmed game, but its heat was 0.005-0.013).
 - ``holes``: a top nearly enclosed by others, faint and unlike your set's tops is the table seen
   through a hole in the hive: 48 of the 162 phantom tops were such, and 11 of 13,400 real tops.
 
@@ -37,6 +39,7 @@ FAINT_TOP = 0.12  # centre heat a doubted candidate must still reach
 LOOKS_LIKE = 0.85  # cosine similarity to the nearest enrolled example that confirms a candidate
 NEAR_CENTRE = 0.3  # pitches from its cell's centre within which a candidate must lie
 MAX_BRIDGES = 4  # tops at most added to join the parts of a hive fallen apart
+BRIDGE_HEAT = 0.05  # centre heat a bridge needs: tops missed on a dark mat keep 0.05-0.2, a gap showing table about 0.01
 ENCLOSED = 5  # neighbours of six taken that make a top's cell nearly enclosed ...
 HOLE_HEAT = 0.6  # ... where a top less hot than this ...
 HOLE_LIKENESS = 0.8  # ... and less like your set's tops than this is a hole in the hive
@@ -69,10 +72,11 @@ def confirmed(frame: np.ndarray, located: Located, doubted: list[Peak], embedder
 
 def bridges(frame: np.ndarray, located: Located, embedder: CreatureEmbedder, profile: CreatureProfile
             ) -> list[Peak]:
-    """Tops for free cells that join the parts of a hive fallen apart and look like your set's
-    tops (the hive is one, so such a gap most likely hides tops the tile map missed, black tiles
-    on a dark mat; a gap showing table is a hive really split, an illegal move to be seen): one at
-    a time, up to MAX_BRIDGES, the cell touching the most parts, the likest first."""
+    """Tops for free cells that join the parts of a hive fallen apart, look like your set's tops
+    and keep some heat (the hive is one, so such a gap most likely hides tops the tile map missed,
+    black tiles on a dark mat; a gap showing table is a hive really split, an illegal move to be
+    seen, and a plain gap between tiles can look like a plain top): one at a time, up to
+    MAX_BRIDGES, the cell touching the most parts, the likest first."""
     lattice = located.lattice
     cells: set[Hex] = {tile.cell for tile in located.tiles}
     likeness: dict[Hex, float] = {}
@@ -86,11 +90,13 @@ def bridges(frame: np.ndarray, located: Located, embedder: CreatureEmbedder, pro
             places = [(lattice.pixel(free), lattice.basis(free)) for free in asked]
             likeness.update(zip(asked, _likeness(frame, places, embedder, profile).tolist()))
         best = [free for free, count in joins.items() if count > 1 and likeness[free] >= LOOKS_LIKE]
+        peaks = {free: peak_at(located.maps, lattice.pixel(free), lattice.pitch(free)) for free in best}
+        best = [free for free in best if peaks[free].score >= BRIDGE_HEAT]
         if not best:
             break
         cell = max(best, key=lambda free: (joins[free], likeness[free]))
         cells.add(cell)
-        added.append(peak_at(located.maps, lattice.pixel(cell), lattice.pitch(cell)))
+        added.append(peaks[cell])
     return added
 
 
