@@ -85,13 +85,14 @@ def bridges(frame: np.ndarray, located: Located, embedder: CreatureEmbedder, pro
         part = _parts(cells)
         joins = {free: len({part[n] for n in neighbours(free) if n in part})
                  for cell in cells for free in neighbours(cell) if free not in cells}
-        asked = [free for free, count in joins.items() if count > 1 and free not in likeness]
+        peaks = {free: peak_at(located.maps, lattice.pixel(free), lattice.pitch(free))
+                 for free, count in joins.items() if count > 1}
+        warm = [free for free, peak in peaks.items() if peak.score >= BRIDGE_HEAT]
+        asked = [free for free in warm if free not in likeness]
         if asked:
             places = [(lattice.pixel(free), lattice.basis(free)) for free in asked]
             likeness.update(zip(asked, _likeness(frame, places, embedder, profile).tolist()))
-        best = [free for free, count in joins.items() if count > 1 and likeness[free] >= LOOKS_LIKE]
-        peaks = {free: peak_at(located.maps, lattice.pixel(free), lattice.pitch(free)) for free in best}
-        best = [free for free in best if peaks[free].score >= BRIDGE_HEAT]
+        best = [free for free in warm if likeness[free] >= LOOKS_LIKE]
         if not best:
             break
         cell = max(best, key=lambda free: (joins[free], likeness[free]))
