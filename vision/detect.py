@@ -118,7 +118,7 @@ class Detector:
         found = on_table(found)
         settled = self.still.settle(found, moved)
         held = [peak for peak in found if peak.score < PEAK_THRESHOLD and all(peak is not top for top in settled)]
-        doubted = on_table([*faint, *held])  # faint peaks only: a strong new top the still frames hold back stays held
+        doubted = [*on_table(faint), *held]  # faint peaks only: a strong new top the still frames hold back stays held
         located = self._located(frame, maps, settled, doubted)
         reads = assign(self._class_weights(frame, located))
         sightings = []

@@ -107,8 +107,8 @@ def _parts(cells: set[Hex]) -> dict[Hex, int]:
     part: dict[Hex, int] = {}
     for cell in cells:
         if cell not in part:
-            reached = flood(board, cell, lambda _, c: [n for n in neighbours(c) if n in board])
-            part.update(dict.fromkeys(reached, len(set(part.values()))))
+            group = max(part.values(), default=-1) + 1
+            part.update(dict.fromkeys(flood(board, cell, lambda _, c: [n for n in neighbours(c) if n in board]), group))
     return part
 
 

@@ -141,7 +141,7 @@ def tile_tops(mapper: TileMapper, frame: np.ndarray, threshold: float = PEAK_THR
     faintly like tiles (a hive only a dozen pixels a tile, too small for this scale), the tops come
     from another look at the tiles' region, ZOOM times as large or, for tops under half
     SMALL_PITCH apart, MAX_ZOOM times."""
-    maps, found, _ = tops_and_faint(mapper, frame, threshold, threshold)
+    maps, found, _ = _looked(mapper, frame, threshold)
     return maps, found
 
 
@@ -150,22 +150,40 @@ def tops_and_faint(mapper: TileMapper, frame: np.ndarray, threshold: float, fain
     """``tile_tops``, and the faint candidates of the same look: the other local maxima at least
     ``faint`` hot, whatever their patch looks like (tops the network doubted, for a second
     opinion)."""
+    maps, found, look = _looked(mapper, frame, threshold)
+    return maps, found, [] if look is None else _others(look.peaks(faint, 0.0), found)
+
+
+@dataclass(frozen=True)
+class _Look:
+    """The maps a frame's tops are read from: its own, or those of its tiles' region ``zoom``
+    times as large, whose top-left corner lies at ``origin`` (frame pixels)."""
+
+    maps: TileMaps
+    zoom: int = 1
+    origin: tuple[float, float] = (0.0, 0.0)
+
+    def peaks(self, threshold: float, min_share: float = MIN_TOP_SHARE) -> list[Peak]:
+        """``peaks`` of these maps, in frame pixels."""
+        return [replace(p, centre=p.centre / self.zoom + self.origin, pitch=p.pitch / self.zoom)
+                for p in peaks(self.maps, threshold, min_share)]
+
+
+def _looked(mapper: TileMapper, frame: np.ndarray, threshold: float) -> tuple[TileMaps, list[Peak], _Look | None]:
+    """The frame's maps, its tops (``tile_tops``) and the look they come from (None: no top and
+    nothing faintly like a tile)."""
     maps = mapper.maps(frame)
     found = peaks(maps, threshold)
     if found and median_pitch(found) >= SMALL_PITCH:
-        return maps, found, _others(peaks(maps, faint, 0.0), found)
+        return maps, found, _Look(maps)
     region = _tile_region(maps, found, frame.shape)
     if region is None:
-        return maps, found, []
+        return maps, found, None
     x0, y0, x1, y1 = region
     zoom = int(np.clip(np.ceil(SMALL_PITCH / median_pitch(found)), ZOOM, MAX_ZOOM)) if found else ZOOM
     crop = cv2.resize(frame[y0:y1, x0:x1], None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
-    zoomed = mapper.maps(crop)
-    origin = np.array([x0, y0], np.float64)
-    def unzoomed(look: list[Peak]) -> list[Peak]:
-        return [replace(p, centre=p.centre / zoom + origin, pitch=p.pitch / zoom) for p in look]
-    found = unzoomed(peaks(zoomed, threshold))
-    return maps, found, _others(unzoomed(peaks(zoomed, faint, 0.0)), found)
+    look = _Look(mapper.maps(crop), zoom, (float(x0), float(y0)))
+    return maps, look.peaks(threshold), look
 
 
 def _others(candidates: list[Peak], found: list[Peak]) -> list[Peak]:
