@@ -66,8 +66,8 @@ def _sets(rng: np.random.Generator, styles: tuple[str, ...], made_up: float, nam
 def _shard(out: Path, index: int, seed: int, styles: tuple[str, ...], made_up: float) -> str:
     """Render one shard of SHARD_FRAMES frames to ``out/shard-{seed}-{index}.npz``."""
     rng = np.random.default_rng([seed, index])
-    images, classes, centres, counts, crops, keys = [], [], [], [], [], []
-    for label, art in _sets(rng, styles, made_up, f"{seed}-{index}"):
+    images, classes, centres, counts, crops, keys, frames = [], [], [], [], [], [], []
+    for frame_index, (label, art) in enumerate(_sets(rng, styles, made_up, f"{seed}-{index}")):
         position = random_position(rng, _games())
         conditions = random_world(rng, **art)
         frame, truth = render_position(position, conditions)
@@ -79,10 +79,13 @@ def _shard(out: Path, index: int, seed: int, styles: tuple[str, ...], made_up: f
         for tile_index, crop in tile_crops(frame, truth, rng, CROPS_PER_TOP):
             tile = truth.tiles[tile_index]
             crops.append(crop)
+            frames.append(frame_index)
             keys.append(f"{label}/{conditions.art_variant}/{int(conditions.mono)}/{tile.colour.value}{tile.bug.value}")
-    path = out / f"shard-{seed}-{index:04d}.npz"
-    np.savez(path, images=np.stack(images), classes=np.stack(classes),
-             centres=np.concatenate(centres), counts=np.array(counts), crops=np.stack(crops), keys=np.array(keys))
+    path, part = out / f"shard-{seed}-{index:04d}.npz", out / f"writing-{seed}-{index:04d}.npz"
+    np.savez(part, images=np.stack(images), classes=np.stack(classes),
+             centres=np.concatenate(centres), counts=np.array(counts), crops=np.stack(crops), keys=np.array(keys),
+             frames=np.array(frames, np.int32))
+    part.replace(path)  # whole shards only: training may be reading the folder as it fills
     return str(path)
 
 
