@@ -508,6 +508,8 @@ def main(argv: list[str] | None = None) -> None:
     start.add_argument("--fine-tune", action="store_true",
                        help="go on from the shipped network (vision/models), at a tenth of the learning rate")
     args = parser.parse_args(argv)
+    if args.rate <= 0:
+        parser.error(f"--rate is a factor on the learning rate, above 0 (got {args.rate})")
     run = Run(args.minutes, args.steps, args.batch, args.seed, args.workers, args.device, args.width, args.rate)
     if args.network == "tilemap":
         train_tilemap(args.data, run, args.resume, args.fine_tune)
