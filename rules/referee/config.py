@@ -20,7 +20,8 @@ class RefereeConfig:
     hidden while play goes on), before the view is reported as a misread.
     ``unsure_wait_seconds``: how long a steady view whose moves a person would have to pick
     because a read is unsure is looked at again first (the camera's read of a still tile firms
-    up over its frames).
+    up over its frames); if the board changes before then, the question waits for the next
+    steady view once, to be judged with the move made meanwhile.
     """
 
     stable_seconds: float = 0.3

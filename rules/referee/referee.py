@@ -4,7 +4,9 @@ Each steady view (see ``stability``) is judged against the recorded position
 (``inference.judge``): a legal move, or a pair of moves, is recorded; a change no legal
 move makes is announced as illegal and waited on until the players take it back, an
 arbiter overrides it or a person corrects the reading; doubt is put to a person, and so is
-a move out of turn that the camera more likely caused (see ``doubt``).
+a move out of turn that the camera more likely caused (see ``doubt``). A view whose new
+tile is read unsure is looked at again before a person is asked, and if the next move
+comes first, judged together with it.
 """
 
 from __future__ import annotations
@@ -106,6 +108,8 @@ class Referee:
         self._judged: Signature | None = None  # signature of the last steady view judged
         self._retry_at: float | None = None  # when to judge the judged view again (misread, unsure read)
         self._deferred: tuple[tuple[Explanation, ...], Scene, float] | None = None  # a question held back
+        self._carried: tuple[tuple[Explanation, ...], Scene, float] | None = None  # a question held back
+        # past a change of the board, with the view it was about (observer coordinates) and since when
         self._unexplained_since: float | None = None  # when the board stopped making sense
         self._time = 0.0
         self._view: Observation | None = None  # the last steady view judged
@@ -142,9 +146,8 @@ class Referee:
         time = self._time = observation.timestamp
         events: list[Event] = [ViewEvent(time, frame.status)] if frame.changed else []
         self._hand = self._hand or frame.status == OCCLUDED
-        if frame.status != STEADY and self._deferred is not None:  # the board changes again: ask now
-            events += self._ask(*self._deferred)
-            self._deferred = None
+        if frame.status != STEADY and self._deferred is not None:
+            events += self._carry_or_ask(*self._deferred)
         if frame.status != STEADY or self._over():
             return events
         seen_before = frame.signature == self._judged
@@ -162,6 +165,10 @@ class Referee:
     def _judge(self, scene: Scene, since: float) -> list[Event]:
         self._deferred = None
         verdict = judge(self.board, scene, self._accepted, self._transform, self.config.allow_mirror)
+        if self._carried is not None and isinstance(verdict, Explained) and self._second_look_differs(verdict):
+            return self._ask(*self._carried)
+        if not isinstance(verdict, Explained):
+            verdict = self._through(scene) or verdict
         if not isinstance(verdict, Misread):
             self._unexplained_since = None
         if isinstance(verdict, Explained):
@@ -177,13 +184,14 @@ class Referee:
             if any(e.unsure for e in candidates) and self._time < settled:
                 self._retry_at = settled  # look again at the latest frame of this view before asking
                 self._deferred = (candidates, scene, since)
+                self._note_visit(changed=True)  # a move was made, whichever it was
                 return []
             return self._ask(candidates, scene, since)
         chosen = candidates[0]
         pending = self._pending
         if isinstance(pending, _Restore) and chosen.moves and chosen.moves[:len(pending.undone)] == pending.undone:
             return []  # the board still shows the undone moves
-        played = sum(not m.is_pass for m in chosen.moves)
+        played = self._unseen(chosen.moves)
         if self._quiet_visit is not None and played > 1:
             return self._ask(candidates, scene, since, unseen_move_reason(self._quiet_visit))
         if played > MOST_AT_ONCE:
@@ -196,6 +204,53 @@ class Referee:
             return [TakebackEvent(self._time, len(self.record.moves))] if pending else []
         return self._play(chosen.moves, since)
 
+    def _carry_or_ask(self, candidates: tuple[Explanation, ...], scene: Scene, since: float) -> list[Event]:
+        """The board changes again while a question about an unsure read is held back: the first
+        time since the last move, carry the question over to the next steady view (it shows the
+        same moves and more, and the still tile may be read surely by then; see ``_through``);
+        after that, ask now."""
+        self._deferred = None
+        if self._carried is not None:
+            return self._ask(candidates, scene, since)
+        self._carried = (candidates, scene, since)
+        return []
+
+    def _through(self, scene: Scene) -> Explained | None:
+        """The view explained through the question carried over (``_carry_or_ask``): by the moves
+        of one of its candidates, then what the view shows since (where the recorded position
+        alone explains nothing: e.g. the unsure tile, placed, has moved on since)."""
+        if self._carried is None:
+            return None
+        candidates, then, _ = self._carried
+        found: list[tuple[int, Explanation]] = []  # with the unsure reads of what the view shows since
+        for option in candidates:
+            verdict = self._after(option.moves, lambda: judge(
+                self.board, scene, labels(moved(then, option.transform)), option.transform, self.config.allow_mirror))
+            if isinstance(verdict, Explained):
+                found += [(e.unsure, Explanation(option.moves + e.moves, e.transform, option.unsure + e.unsure))
+                          for e in verdict.candidates]
+        least = min((unsure for unsure, _ in found), default=None)
+        kept = sorted((e for unsure, e in found if unsure == least), key=lambda e: e.unsure)
+        return Explained(tuple(kept)) if kept else None
+
+    def _second_look_differs(self, verdict: Explained) -> bool:
+        """Whether the one explanation of a view after a carried question names another piece for
+        a move of the read the question put first (the unsure read sure now, but as something
+        else: which look is right is for a person to say)."""
+        if self._carried is None or len(verdict.candidates) != 1:
+            return False
+        first, chosen = self._carried[0][0].moves, verdict.candidates[0].moves
+        return any(a.origin == b.origin and a.dest == b.dest and a.piece is not b.piece for a, b in zip(first, chosen))
+
+    def _unseen(self, moves: tuple[Move, ...]) -> int:
+        """How many of ``moves`` (passes aside) no steady view showed: all of them, but for the
+        candidate of a carried question that they begin with."""
+        played = sum(not m.is_pass for m in moves)
+        for option in self._carried[0] if self._carried is not None else ():
+            if moves[:len(option.moves)] == option.moves:
+                return played - sum(not m.is_pass for m in option.moves)
+        return played
+
     def _note_visit(self, changed: bool) -> None:
         """A steady view after a hand: remember when one left the recorded position unchanged."""
         if self._hand and not changed:
@@ -205,6 +260,7 @@ class Referee:
     def _ask(self, candidates: tuple[Explanation, ...], scene: Scene, since: float,
              reason: str | None = None) -> list[Event]:
         options = {self._describe(e.moves): e for e in candidates}
+        self._carried = None
         pending = self._pending
         if isinstance(pending, _Choice) and pending.options.keys() == options.keys():
             return []
@@ -314,6 +370,7 @@ class Referee:
         self._pending = None
         self._resolve_attempt("taken back")
         self._accept(pending.seen, explanation.transform)
+        self._judged = None  # the view now may show a move made since the one asked about
         return self._play(explanation.moves, pending.since, confirmed=True)
 
     def override(self) -> list[Event]:
@@ -406,7 +463,7 @@ class Referee:
         timestamp = self.record.moves[-len(undone)].timestamp
         for _ in undone:
             self._pop()
-        self._pending, self._accepted, self._judged = None, None, None
+        self._pending, self._accepted, self._judged, self._carried = None, None, None, None
         self._resolve_attempt("corrected", "arbiter")
         events: list[Event] = [UndoEvent(self._time, tuple(self._uhps(undone)), len(self.record.moves))]
         return events + self._play(moves, timestamp if isinstance(timestamp, (int, float)) else self._time,
@@ -426,6 +483,7 @@ class Referee:
         self._pending = _Restore(tuple(undone))
         self._accepted = None
         self._judged = None
+        self._carried = None
         return [UndoEvent(self._time, tuple(self._uhps(undone)), len(self.record.moves))]
 
     def resign(self, colour: Colour | str) -> list[Event]:
@@ -519,6 +577,7 @@ class Referee:
         hand visit (several moves at once fit the view whether or not a move went unseen)."""
         if sum(not m.is_pass for m in moves) == 1 or mark is not None or confirmed:
             self._quiet_visit = None
+        self._carried = None
         events: list[Event] = []
         for move in moves:
             events.append(self._push(move, timestamp, mark, confirmed))

@@ -56,14 +56,55 @@ def test_an_unsure_read_that_firms_up_while_the_board_is_still_needs_no_person(t
     assert kinds(events) == ["move"] and uhps(t.referee)[-1] == "wA1 -wQ"
 
 
-def test_a_question_held_back_for_an_unsure_read_is_asked_when_a_hand_comes_back(table) -> None:
-    t = table(*OPENING)
+def held_back_past_a_change(t: Table) -> None:
+    """White places an Ant West of the Queen, read unsure; Black reaches in before it firms up."""
     t.hand()
     t.play("wA1 -wQ")
-    assert kinds(t.still(tiles=unsure(t, (-2, 0)))) == []
-    events = t.hand(1)  # the next player reaches in before the read firmed up: ask about this view now
+    assert kinds(t.still(tiles=unsure(t, (-2, 0)))) == []  # a white piece West of the Queen, but which?
+    assert kinds(t.hand(1)) == []  # no question yet: the next view may show it better
+
+
+def test_an_unsure_read_held_back_past_the_next_move_is_judged_with_it(table) -> None:
+    t = table(*OPENING)
+    held_back_past_a_change(t)
+    t.play("bA1 bQ-")
+    events = t.still(10)  # the Ant placed first is now read surely, beside Black's new Ant
+    assert kinds(events) == ["move", "move"]
+    assert uhps(t.referee)[-2:] == ["wA1 -wQ", "bA1 bQ-"]
+
+
+def test_a_piece_placed_unsure_that_moved_on_before_the_next_view_is_known_by_its_move(table) -> None:
+    t = table(*OPENING)
+    held_back_past_a_change(t)
+    t.play("bA1 bQ-", "wA1 bA1-")  # only an Ant could go from there to the far end
+    events = t.still(10)
+    assert kinds(events) == ["move", "move", "move"]
+    assert uhps(t.referee)[-3:] == ["wA1 -wQ", "bA1 bQ-", "wA1 bA1-"]
+
+
+def test_a_second_look_sure_of_another_creature_is_put_to_a_person(table) -> None:
+    t = table(*OPENING)
+    held_back_past_a_change(t)
+    t.play("bA1 bQ-")
+    where = t.transform.apply((-2, 0))
+    misread = tuple(replace(s, bug=Bug.GRASSHOPPER) if s.cell == where else s for s in t.seen())
+    events = t.still(tiles=misread)  # now surely a Grasshopper: which look was right?
     assert kinds(events) == ["needs_confirmation"]
-    assert of(events, "needs_confirmation")[0].candidates[0] == "wA1 -wQ"
+    assert of(events, "needs_confirmation")[0].candidates[0] == "wA1 -wQ"  # the question held back
+    events = t.referee.confirm("wA1 -wQ") + t.still(tiles=misread)
+    assert kinds(events) == ["move", "move"]  # the move made since is judged at once
+    assert uhps(t.referee)[-2:] == ["wA1 -wQ", "bA1 bQ-"]
+
+
+def test_an_unsure_read_held_back_once_is_asked_about_at_the_next_change(table) -> None:
+    t = table(*OPENING)
+    held_back_past_a_change(t)
+    t.play("bA1 bQ-")
+    assert kinds(t.still(tiles=unsure(t, (-2, 0)))) == []  # still unsure, with Black's move beside it
+    events = t.hand(1)  # held back once already: ask now, about both moves
+    assert kinds(events) == ["needs_confirmation"]
+    assert of(events, "needs_confirmation")[0].candidates[0] == "wA1 -wQ; bA1 bQ-"
+    assert len(t.referee.record.moves) == 4
 
 
 def test_the_legal_moves_settle_an_unsure_read(table) -> None:
