@@ -166,7 +166,7 @@ class Referee:
         self._deferred = None
         verdict = judge(self.board, scene, self._accepted, self._transform, self.config.allow_mirror)
         if self._carried is not None and isinstance(verdict, Explained) and self._second_look_differs(verdict):
-            return self._ask(*self._carried)
+            return self._ask(*self._carried, "two looks at the new tile name different pieces")
         if not isinstance(verdict, Explained):
             verdict = self._through(scene) or verdict
         if not isinstance(verdict, Misread):

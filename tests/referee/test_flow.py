@@ -90,7 +90,8 @@ def test_a_second_look_sure_of_another_creature_is_put_to_a_person(table) -> Non
     misread = tuple(replace(s, bug=Bug.GRASSHOPPER) if s.cell == where else s for s in t.seen())
     events = t.still(tiles=misread)  # now surely a Grasshopper: which look was right?
     assert kinds(events) == ["needs_confirmation"]
-    assert of(events, "needs_confirmation")[0].candidates[0] == "wA1 -wQ"  # the question held back
+    question = of(events, "needs_confirmation")[0]
+    assert question.candidates[0] == "wA1 -wQ" and "two looks" in question.reason  # the question held back
     events = t.referee.confirm("wA1 -wQ") + t.still(tiles=misread)
     assert kinds(events) == ["move", "move"]  # the move made since is judged at once
     assert uhps(t.referee)[-2:] == ["wA1 -wQ", "bA1 bQ-"]
