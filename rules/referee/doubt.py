@@ -1,6 +1,6 @@
 """When what the camera shows is more likely its mistake than the players': ask, do not rule.
 
-The referee asks instead of flagging an illegal move (``Referee._illegal``) in six cases:
+The referee asks instead of flagging an illegal move (``Referee._illegal``) in eight cases:
 
 - any illegal move seen in a view that shows under ``MIN_SHOWN`` of the stacks the move leaves
   alone: a camera that lost that much of the hive places the rest less surely;
@@ -22,7 +22,14 @@ The referee asks instead of flagging an illegal move (``Referee._illegal``) in s
 - any illegal move onto a piece of the same creature and the other colour, where the camera
   sees no taller stack than before: that piece, its colour misread, with the mover missed where
   it lies, explains the view as well (two quiet camera errors made White's Ant "climb" onto
-  Black's, out of turn).
+  Black's, out of turn);
+- any illegal move to a cell ``APART`` or more cells from every tile seen and every stack of the
+  position: no one plays a tile that far from the hive; a piece set down beside the game, or the
+  table's print taken for a tile, is likelier (a flower on a cloth taken for the first tile made
+  the real first tile look like a second one, out of turn);
+- a move out of turn while some stacks of the position are out of the camera's sight, where the
+  side to move could have played out of sight (placed or moved a piece between unseen cells)
+  before it: the camera cannot tell that move from none.
 
 After such a quiet visit, a view that several moves at once explain is asked about too, rather
 than recorded: the moves that fit it may be others than were played around a move not seen
@@ -37,8 +44,9 @@ from __future__ import annotations
 from typing import Mapping
 
 from ..board import Board
-from ..hexgrid import Hex
+from ..hexgrid import Hex, distance, neighbours
 from ..move import Move
+from ..pieces import Colour
 from .scene import Read
 
 
@@ -117,3 +125,49 @@ def unseen_move_reason(quiet_visit: float) -> str:
     """Why several moves seen at once after a quiet hand visit are asked about."""
     return (f"several moves at once, and a hand reached over the board at {quiet_visit:.1f} s and nothing "
             "seemed to change: perhaps a move was not seen")
+
+
+APART = 3  # cells from every tile and stack beyond which a tile is not played into the hive
+
+
+def apart_message(board: Board, seen: Mapping[Hex, object], move: Move) -> str | None:
+    """Why ``move`` may be no move at all (None if nothing says so): it ends ``APART`` or more
+    cells from every other tile the camera sees and every stack of the position (of which there
+    must be some: the first tile lies apart from nothing)."""
+    dest = move.dest
+    if dest is None:
+        return None
+    others = (set(seen) | set(board.stacks())) - {dest, move.origin}
+    if not others or any(distance(dest, cell) < APART for cell in others):
+        return None
+    return (f"{board.uhp(move)} would put {move.piece} apart from the hive, touching nothing: a piece set down "
+            "beside the game, or the table's print taken for a tile? (check the board, or say which move was made)")
+
+
+def out_of_sight_message(board: Board, seen: Mapping[Hex, object], move: Move, offender: Colour) -> str | None:
+    """Why ``move``, out of turn, may follow a move the camera could not see (None if nothing says
+    so): some stacks are out of sight, and the side to move could have played between unseen
+    cells beside them, after which ``move`` is legal."""
+    turn, piece = board.turn, move.piece
+    unseen = {cell for cell in board.stacks() if cell not in seen}
+    if offender is turn or piece is None or not unseen:
+        return None
+    if not any(_legal_after(board, hidden, move) for hidden in _out_of_sight(board, seen, unseen)):
+        return None
+    return (f"{piece.colour.title} moved {piece} on {turn.title}'s turn, but {len(unseen)} of the hive's stacks "
+            f"are out of the camera's sight: perhaps {turn.title} moved there first (check the board, or say "
+            "which move was made)")
+
+
+def _out_of_sight(board: Board, seen: Mapping[Hex, object], unseen: set[Hex]) -> list[Move]:
+    """The legal moves between cells the camera does not see, ending beside an unseen stack."""
+    return [m for m in board.legal_moves if m.dest is not None and m.dest not in seen and m.origin not in seen
+            and unseen & {m.dest, *neighbours(m.dest)}]
+
+
+def _legal_after(board: Board, first: Move, move: Move) -> bool:
+    board.push(first)
+    try:
+        return board.is_legal(move)
+    finally:
+        board.pop()

@@ -197,3 +197,45 @@ def test_a_move_onto_a_look_alike_seen_as_a_taller_stack_is_flagged(table) -> No
     events = t.still(30, tiles=_with_height(t, "wA1", 2))
     assert kinds(events) == ["illegal"]
     assert of(events, "illegal")[0].rule != Rule.NOT_YOUR_TURN.value and t.referee.warnings[Colour.WHITE] == 1
+
+
+def test_a_tile_apart_from_the_hive_is_a_misread_and_one_a_cell_away_is_flagged(table) -> None:
+    """A flower on a cloth taken for a tile, or a piece set down beside the game: a tile three or more
+    cells from everything is no move, whoever's it is; one with a single cell between is."""
+    t = table(*OPENING)  # bQ at (2, 0)
+    t.hand()
+    t.force("bA1", (5, 0))  # out of turn, touching nothing
+    events = t.still(30)
+    assert kinds(events) == ["misread"]
+    assert "apart from the hive" in of(events, "misread")[0].message
+    assert not t.referee.record.attempts and t.referee.warnings == {Colour.WHITE: 0, Colour.BLACK: 0}
+    t = table(*OPENING)
+    t.hand()
+    t.force("bA1", (4, 0))  # one empty cell from bQ
+    events = t.still(30)
+    assert kinds(events) == ["illegal"] and t.referee.warnings[Colour.BLACK] == 1
+
+
+def _in_sight(t) -> tuple:
+    """The camera's view of the table with every game cell left of q = 0 out of sight."""
+    return tuple(s for s in t.seen() if t.transform.inverse().apply((s.q, s.r))[0] >= 0)
+
+
+def test_a_move_out_of_turn_with_part_of_the_hive_out_of_sight_is_a_misread(table) -> None:
+    """White plays where the camera cannot see, then Black where it can: to the camera, Black moved
+    out of turn; it asks instead of ruling."""
+    t = table(*OPENING, "wA1 -wQ", "bA1 bQ-", "wS1 \\wG1", "bS1 \\bQ", "wS2 wS1/", "bS2 bQ\\")  # White to move
+    t.hand()
+    t.play("wA1 -wS1")
+    assert kinds(t.still(30, tiles=_in_sight(t))) == ["misread"]  # wQ and wA1 went out of sight
+    t.referee.correct("wA1 -wS1")  # a person says what was played: the view stands as it is
+    t.hand()
+    t.play("bA1 bS2-")
+    assert [e.uhp for e in of(t.still(tiles=_in_sight(t)), "move")] == ["bA1 bS2-"]
+    t.hand()
+    t.play("wA1 -wQ", "bA1 bS2\\")  # White's move out of sight, Black's in it
+    events = t.still(30, tiles=_in_sight(t))
+    assert kinds(events) == ["misread"]
+    message = of(events, "misread")[0].message
+    assert "bA1 on White's turn" in message and "out of the camera's sight" in message
+    assert not t.referee.record.attempts and t.referee.warnings[Colour.BLACK] == 0
