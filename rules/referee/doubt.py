@@ -36,7 +36,10 @@ than recorded: the moves that fit it may be others than were played around a mov
 (a tile the camera misses makes the turns look right one move short). So is any view that only
 more than ``MOST_AT_ONCE`` moves explain: players rarely make three moves between two still
 views, and a stack or tile misread is then likelier than the moves that happen to fit it (a
-wrong record makes the next right move look illegal).
+wrong record makes the next right move look illegal). So is a view that two moves explain only
+leniently (a sure read taken as the camera's mistake, or a tile as hidden or as the table): a tile
+misread or missed with one move is as likely (a Black Ant placed and read as a Grasshopper, the Queen
+beside it missed, fitted "the Queen moved there, misread" and a Beetle's move seen with it).
 """
 
 from __future__ import annotations
@@ -119,6 +122,12 @@ def many_moves_reason(count: int) -> str:
     """Why a view that only ``count`` (more than MOST_AT_ONCE) moves explain is asked about."""
     return (f"{count} moves at once: players rarely make that many between two still views, so a tile may "
             "have been misread")
+
+
+def lenient_moves_reason(count: int) -> str:
+    """Why a view that ``count`` moves explain only if the camera erred somewhere is asked about."""
+    return (f"{count} moves at once, and only if a tile was misread or missed: a misread with fewer moves is as "
+            "likely")
 
 
 def unseen_move_reason(quiet_visit: float) -> str:

@@ -55,11 +55,14 @@ TALL_STACK = 3  # a stack this high may hide a tile beside it from an oblique ca
 @dataclass(frozen=True)
 class Explanation:
     """Moves (forced passes included) explaining the scene under ``transform``;
-    ``unsure`` counts the unsure reads it takes to be wrong."""
+    ``unsure`` counts the unsure reads it takes to be wrong; ``lenient``: found only leniently
+    (a sure read taken as wrong, a tile perhaps hidden by a tall stack, or the table seen
+    through a hole)."""
 
     moves: tuple[Move, ...]
     transform: Transform
     unsure: int
+    lenient: bool = False
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,7 @@ def judge(board: Board, scene: Scene, accepted: Mapping[Hex, Label] | None,
                 continue
             seen, hidden = views[transform]
             for moves, unsure in _explanations(board, seen, hidden, reference, before, count, loose, lenient):
-                found.append((votes, Explanation(moves, transform, unsure)))
+                found.append((votes, Explanation(moves, transform, unsure, lenient)))
         if found:
             return Explained(_by_height(board, scene, _choose(found, current)))
     transform = ranked[0][0]

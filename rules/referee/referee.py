@@ -30,9 +30,9 @@ from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent
                      NeedsConfirmationEvent, PassEvent, QueenDueEvent, TakebackEvent, UndoEvent,
                      ViewEvent)
 from .attempts import Attempt, Misread, offender
-from .doubt import (MOST_AT_ONCE, apart_message, colour_doubt, look_alike_message, many_moves_reason,
-                    missed_move_message, out_of_sight_message, poor_view_message, second_move_message,
-                    unseen_move_reason)
+from .doubt import (MOST_AT_ONCE, apart_message, colour_doubt, lenient_moves_reason, look_alike_message,
+                    many_moves_reason, missed_move_message, out_of_sight_message, poor_view_message,
+                    second_move_message, unseen_move_reason)
 from .inference import Explained, Explanation, judge, nearest_moves
 from .scene import Label, Scene, labels, moved, scene_of, tops
 from .registration import Transform, best_fit
@@ -197,6 +197,8 @@ class Referee:
             return self._ask(candidates, scene, since, unseen_move_reason(self._quiet_visit))
         if played > MOST_AT_ONCE:
             return self._ask(candidates, scene, since, many_moves_reason(played))
+        if chosen.lenient and played > 1:
+            return self._ask(candidates, scene, since, lenient_moves_reason(played))
         self._pending = None
         self._resolve_attempt("taken back")
         self._accept(scene, chosen.transform)
@@ -228,7 +230,8 @@ class Referee:
             verdict = self._after(option.moves, lambda: judge(
                 self.board, scene, labels(moved(then, option.transform)), option.transform, self.config.allow_mirror))
             if isinstance(verdict, Explained):
-                found += [(e.unsure, Explanation(option.moves + e.moves, e.transform, option.unsure + e.unsure))
+                found += [(e.unsure, Explanation(option.moves + e.moves, e.transform, option.unsure + e.unsure,
+                                                 option.lenient or e.lenient))
                           for e in verdict.candidates]
         least = min((unsure for unsure, _ in found), default=None)
         kept = sorted((e for unsure, e in found if unsure == least), key=lambda e: e.unsure)

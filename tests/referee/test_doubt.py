@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from table_sim import kinds, of, uhps
 
-from rules import Colour, Piece
+from rules import Bug, Colour, Piece
 from rules.explain import Rule
 
 OPENING = ("wG1", "bG1 wG1-", "wQ -wG1", "bQ bG1-")  # wQ(-1,0) wG1(0,0) bG1(1,0) bQ(2,0); White to move
@@ -239,3 +239,29 @@ def test_a_move_out_of_turn_with_part_of_the_hive_out_of_sight_is_a_misread(tabl
     message = of(events, "misread")[0].message
     assert "bA1 on White's turn" in message and "out of the camera's sight" in message
     assert not t.referee.record.attempts and t.referee.warnings[Colour.BLACK] == 0
+
+
+def _read_as(t, cell: tuple[int, int], bug: Bug) -> tuple:
+    """The camera's view of the table, the top on game ``cell`` read surely as ``bug``."""
+    at = t.transform.apply(cell)
+    return tuple(replace(s, bug=bug) if (s.q, s.r) == at else s for s in t.seen())
+
+
+def test_two_moves_that_fit_only_with_a_misread_are_a_question(table) -> None:
+    """The camera fell behind by two moves, and the second fits only if the Ant that moved was
+    misread as a Grasshopper: as likely a misread with other moves, so it is asked about."""
+    t = table(*LOOK_ALIKES)
+    t.hand()
+    t.play("wS1 -wA1", "bA1 bQ\\")  # bA1 to (2, 1)
+    events = t.still(tiles=_read_as(t, (2, 1), Bug.GRASSHOPPER))
+    assert kinds(events) == ["needs_confirmation"]
+    asked = of(events, "needs_confirmation")[0]
+    assert asked.candidates == ("wS1 -wA1; bA1 bQ\\",) and "only if a tile was misread" in asked.reason
+    assert uhps(t.referee) == list(LOOK_ALIKES)
+
+
+def test_one_move_that_fits_only_with_a_misread_is_recorded(table) -> None:
+    t = table(*LOOK_ALIKES, "wS1 -wA1")
+    t.hand()
+    t.play("bA1 bQ\\")
+    assert [e.uhp for e in of(t.still(tiles=_read_as(t, (2, 1), Bug.GRASSHOPPER)), "move")] == ["bA1 bQ\\"]
