@@ -50,7 +50,15 @@ from ..board import Board
 from ..hexgrid import Hex, distance, neighbours
 from ..move import Move
 from ..pieces import Colour
+from .attempts import offender
 from .scene import Read
+
+
+def view_doubt(board: Board, seen: Mapping[Hex, Read], move: Move) -> str | None:
+    """Why the view, more likely than the players, is wrong about the illegal ``move`` (None if nothing
+    says so): too little of the hive seen, a look-alike, a tile apart, or a move perhaps out of sight."""
+    return (poor_view_message(board, seen, move) or look_alike_message(board, seen, move)
+            or apart_message(board, seen, move) or out_of_sight_message(board, seen, move, offender(board, move)))
 
 
 def colour_doubt(board: Board, move: Move) -> tuple[Move | None, str]:

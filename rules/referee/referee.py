@@ -30,9 +30,8 @@ from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent
                      NeedsConfirmationEvent, PassEvent, QueenDueEvent, TakebackEvent, UndoEvent,
                      ViewEvent)
 from .attempts import Attempt, Misread, offender
-from .doubt import (MOST_AT_ONCE, apart_message, colour_doubt, lenient_moves_reason, look_alike_message,
-                    many_moves_reason, missed_move_message, out_of_sight_message, poor_view_message,
-                    second_move_message, unseen_move_reason)
+from .doubt import (MOST_AT_ONCE, colour_doubt, lenient_moves_reason, many_moves_reason, missed_move_message,
+                    second_move_message, unseen_move_reason, view_doubt)
 from .inference import Explained, Explanation, judge, nearest_moves
 from .scene import Label, Scene, labels, moved, scene_of, tops
 from .registration import Transform, best_fit
@@ -312,10 +311,7 @@ class Referee:
         ``doubt``), after the legal moves that came first if any; None when the attempt stands."""
         move, before, seen = attempt.move, attempt.before, moved(scene, attempt.transform)
         misread, (twin, reason) = self._after(before, lambda: (
-            poor_view_message(self.board, seen, move) or look_alike_message(self.board, seen, move)
-            or apart_message(self.board, seen, move)
-            or out_of_sight_message(self.board, seen, move, offender(self.board, move)),
-            colour_doubt(self.board, move)))
+            view_doubt(self.board, seen, move), colour_doubt(self.board, move)))
         if misread is not None:  # the view too poor to rule by, or another reading as likely
             return self._misread(Misread(misread, _cells(move), 1, attempt.transform), scene, since)
         if twin is not None:
