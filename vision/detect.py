@@ -30,8 +30,8 @@ from vision.motion import MotionMap, touching
 from vision.profile import CLASSES, CreatureProfile, assign, default_profile
 from vision.session_light import SessionLight
 from vision.set_art import no_surer, printless
-from vision.still import KEEP_THRESHOLD, StillSpots
-from vision.tilemaps import (HAND, OBJECT, PEAK_THRESHOLD, SMALL_PITCH, STRIDE, Peak, TileMapper, TileMaps, cell_of,
+from vision.still import KEEP_THRESHOLD, NEW_TOP, StillSpots
+from vision.tilemaps import (HAND, OBJECT, SMALL_PITCH, STRIDE, Peak, TileMapper, TileMaps, cell_of,
                              disc_kernel, tops_and_faint)
 
 OCCLUDER_TILE_FRACTION = 0.5  # a hand this big (in tile faces) near the hive hides tiles
@@ -117,7 +117,7 @@ class Detector:
             return [peak for peak in peaks if cells is None or not self.bare.shows_bare(peak, cells)]
         found = on_table(found)
         settled = self.still.settle(found, moved)
-        held = [peak for peak in found if peak.score < PEAK_THRESHOLD and all(peak is not top for top in settled)]
+        held = [peak for peak in found if peak.score < NEW_TOP and all(peak is not top for top in settled)]
         doubted = [*on_table(faint), *held]  # faint peaks only: a strong new top the still frames hold back stays held
         located = self._located(frame, maps, settled, doubted)
         reads = assign(self._class_weights(frame, located))

@@ -3,9 +3,9 @@ on one frame's say, and its read is the sum of the frames that saw it still.
 
 A tile can only arrive or leave by hand, and a hand moves the picture. So where the picture
 has not moved (``vision.motion``), a top stays while the tile map's heat there stays above
-``KEEP_THRESHOLD`` (below the ``PEAK_THRESHOLD`` a new top needs) and is kept through one frame
-that misses it altogether, and a top found where there was none is believed only once
-``SETTLE`` frames in a row agree. Where the picture moved, the frame is believed at once.
+``KEEP_THRESHOLD`` (below the ``NEW_TOP`` a new top needs; a fainter new one is left to the second
+opinion of ``vision.doubts``) and is kept through one frame that misses it altogether, and a top
+found where there was none is believed only once ``SETTLE`` frames in a row agree. Where the picture moved, the frame is believed at once.
 The creature embeddings of a still top are kept too (up to ``MAX_VIEWS``), so its read
 averages over the frames instead of flickering; once it has them all, its read is kept and it
 gets a fresh view only every ``REVIEW_EVERY`` frames (a still board costs little to read).
@@ -17,10 +17,12 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from vision.tilemaps import PEAK_THRESHOLD, STRIDE, Peak, cell_of, disc_window
+from vision.tilemaps import STRIDE, Peak, cell_of, disc_window
 
 SETTLE = 2  # frames in a row that must disagree with a still spot before it changes
-KEEP_THRESHOLD = 0.2  # centre heat that holds a still top already seen (a new one needs PEAK_THRESHOLD)
+KEEP_THRESHOLD = 0.2  # centre heat that holds a still top already seen (a new one needs NEW_TOP)
+NEW_TOP = 0.45  # centre heat a new top needs to count at once (over the tile map's PEAK_THRESHOLD: a bay of the
+# hive, shaded by a tile just laid beside it, reached 0.39)
 MATCH = 0.35  # pitches: a top this close to a spot's is the same top
 STILL_REACH = 0.6  # pitches round a spot that must not have moved for it to count as still
 MAX_VIEWS = 6  # embeddings of a still top kept for its read
@@ -47,7 +49,7 @@ class StillSpots:
 
     def settle(self, found: list[Peak], moved: np.ndarray) -> list[Peak]:
         """The tops to report for this frame from the tile map's candidates ``found`` (centre heat
-        at least KEEP_THRESHOLD): those at PEAK_THRESHOLD, corrected where nothing ``moved``
+        at least KEEP_THRESHOLD): those at NEW_TOP, corrected where nothing ``moved``
         (the motion map's cells) round a spot."""
         spots = []
         matches = _matches(self._spots, found)
@@ -57,7 +59,7 @@ class StillSpots:
                 spots.append(following)
         claimed = {index for index in matches if index is not None}
         for index, peak in enumerate(found):
-            if index not in claimed and peak.score >= PEAK_THRESHOLD:
+            if index not in claimed and peak.score >= NEW_TOP:
                 moved_here = _moved_near(peak, moved)
                 spots.append(_Spot(peak, moved_here, 0 if moved_here else 1))
         self._spots = spots
@@ -110,7 +112,7 @@ class StillSpots:
 
 def _follow(spot: _Spot, peak: Peak | None, still: bool) -> _Spot | None:
     """The spot after a frame whose tile map found ``peak`` there (or nothing); None once gone."""
-    sure = peak is not None and peak.score >= PEAK_THRESHOLD
+    sure = peak is not None and peak.score >= NEW_TOP
     if not still:
         return _Spot(peak, True) if sure and peak is not None else None
     if spot.present:
