@@ -5,7 +5,8 @@ A tile can only arrive or leave by hand, and a hand moves the picture. So where 
 has not moved (``vision.motion``), a top stays while the tile map's heat there stays above
 ``KEEP_THRESHOLD`` (below the ``NEW_TOP`` a new top needs; a fainter new one is left to the second
 opinion of ``vision.doubts``) and is kept through one frame that misses it altogether, and a top
-found where there was none is believed only once ``SETTLE`` frames in a row agree. Where the picture moved, the frame is believed at once.
+found where there was none is believed only once ``SETTLE`` frames in a row agree. Where the
+picture moved, the frame is believed at once.
 The creature embeddings of a still top are kept too (up to ``MAX_VIEWS``), so its read
 averages over the frames instead of flickering; once it has them all, its read is kept and it
 gets a fresh view only every ``REVIEW_EVERY`` frames (a still board costs little to read).
