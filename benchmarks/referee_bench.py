@@ -67,6 +67,7 @@ from rules.movegen import MOVERS, ant_moves, articulation_points, placeable_bugs
 from rules.observation import Observation  # noqa: E402
 from rules.record import GameRecord  # noqa: E402
 from rules.referee import Event, MisreadEvent, NeedsConfirmationEvent, Referee, RefereeConfig  # noqa: E402
+from rules.referee.identity import renamed  # noqa: E402
 from rules.referee.registration import Transform  # noqa: E402
 from rules.referee.synthetic import Noise, Pace, Shot, add_noise, film, observe  # noqa: E402
 from rules.sgf import load_sgf  # noqa: E402
@@ -179,9 +180,14 @@ def _answer(referee: Referee, question: NeedsConfirmationEvent, truth: Sequence[
 
 
 def _is_true(referee: Referee, candidate: str, truth: Sequence[Move]) -> bool:
-    """Whether the MoveStrings ``candidate`` continue the referee's record as ``truth`` goes on."""
+    """Whether the MoveStrings ``candidate`` continue the referee's record as ``truth`` goes on
+    (after the game is retold, where the candidate begins by renaming a tile: ``wG1=wA1``)."""
     board = referee.board.copy()
-    moves = [m.move for m in referee.record.moves] + [board.push_uhp(text) for text in candidate.split("; ")]
+    texts = candidate.split("; ")
+    if "=" in texts[0]:
+        old, new = (Piece.parse(name) for name in texts.pop(0).split("="))
+        board = renamed(board, old, new.bug).board
+    moves = list(board.move_stack) + [board.push_uhp(text) for text in texts]
     return same_game(moves, truth[:len(moves)])
 
 

@@ -102,6 +102,14 @@ def replace_last() -> Response:
     return _act(lambda ref: ref.replace_last(moves))
 
 
+@blueprint.post("/api/game/rename")
+@controller
+def rename() -> Response:
+    """A tile of the record is another piece of its colour (``tile``: e.g. ``"wG1=wA1"``)."""
+    tile = text_field(json_body(), "tile", required=True, max_length=20)
+    return _act(lambda ref: ref.rename(tile))
+
+
 @blueprint.post("/api/game/override")
 @controller
 def override() -> Response:

@@ -217,6 +217,8 @@ def _event_line(event: dict[str, Any]) -> str | None:
         return "the illegal move was taken back"
     if kind == "undo":
         return f"taken back by a person: {', '.join(event['undone'])}"
+    if kind == "renamed":
+        return f"the tile recorded as {event['old']} was {event['new']}: the record is retold from move {event['ply']}"
     if kind == "game_over":
         return f"game over: {event['state']} ({event['reason']})"
     if kind == "misread":

@@ -95,6 +95,17 @@ class UndoEvent(Event):
 
 
 @dataclass(frozen=True)
+class RenamedEvent(Event):
+    """A tile recorded as ``old`` was really ``new``: the record was retold from its placement
+    (move ``ply``) on, with every later move of it and of the pieces renumbered with it."""
+
+    kind: ClassVar[str] = "renamed"
+    old: str
+    new: str
+    ply: int
+
+
+@dataclass(frozen=True)
 class NeedsConfirmationEvent(Event):
     """Several explanations fit (or the read is unsure): a person must pick one.
 

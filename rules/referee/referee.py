@@ -11,7 +11,7 @@ comes first, judged together with it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence, TypeVar
 
 from ..board import Board
@@ -27,11 +27,12 @@ from ..rulebook import citation
 from ..setup import setup_of
 from .config import RefereeConfig
 from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent,
-                     NeedsConfirmationEvent, PassEvent, QueenDueEvent, TakebackEvent, UndoEvent,
-                     ViewEvent)
+                     NeedsConfirmationEvent, PassEvent, QueenDueEvent, RenamedEvent, TakebackEvent,
+                     UndoEvent, ViewEvent)
 from .attempts import Attempt, Misread, offender
 from .doubt import (MOST_AT_ONCE, colour_doubt, lenient_moves_reason, many_moves_reason, missed_move_message,
                     second_move_message, unseen_move_reason, view_doubt)
+from .identity import Renaming, renamed, suspects
 from .inference import Explained, Explanation, judge, nearest_moves
 from .scene import Label, Scene, labels, moved, scene_of, tops
 from .registration import Transform, best_fit
@@ -60,6 +61,7 @@ class _Choice:
     seen: Scene  # observer coordinates (each option has its own registration)
     since: float
     event: NeedsConfirmationEvent
+    renamings: dict[str, Renaming] = field(default_factory=dict)  # options that retell the game first
 
 
 @dataclass(frozen=True)
@@ -169,6 +171,10 @@ class Referee:
             return self._ask(*self._carried, "two looks at the new tile name different pieces")
         if not isinstance(verdict, Explained):
             verdict = self._through(scene) or verdict
+        renamings = [] if isinstance(verdict, Explained) else self._renamings(scene, verdict.transform)
+        if renamings:
+            self._unexplained_since = None
+            return self._ask_renamed(renamings, scene, since)
         if not isinstance(verdict, Misread):
             self._unexplained_since = None
         if isinstance(verdict, Explained):
@@ -262,17 +268,74 @@ class Referee:
 
     def _ask(self, candidates: tuple[Explanation, ...], scene: Scene, since: float,
              reason: str | None = None) -> list[Event]:
-        options = {self._describe(e.moves): e for e in candidates}
+        unsure = any(e.unsure for e in candidates)
+        reason = reason or ("a piece was not recognised with confidence" if unsure
+                            else "more than one move explains the board")
+        return self._put({_describe(self.board, e.moves): e for e in candidates}, scene, since, reason)
+
+    def _put(self, options: dict[str, Explanation], scene: Scene, since: float, reason: str,
+             renamings: dict[str, Renaming] | None = None) -> list[Event]:
+        """Put ``options`` (candidate text -> explanation) to a person, unless already put."""
         self._carried = None
         pending = self._pending
         if isinstance(pending, _Choice) and pending.options.keys() == options.keys():
             return []
-        unsure = any(e.unsure for e in candidates)
-        reason = reason or ("a piece was not recognised with confidence" if unsure
-                            else "more than one move explains the board")
         event = NeedsConfirmationEvent(self._time, tuple(options), reason)
-        self._pending = _Choice(options, scene, since, event)
+        self._pending = _Choice(options, scene, since, event, renamings or {})
         return [event]
+
+    def _renamings(self, scene: Scene, transform: Transform) -> list[tuple[Renaming, Explanation]]:
+        """For a view no moves explain (registered by ``transform``): the explanations found once
+        a tile of the record is renamed (``identity``), as the view suggests: read as another
+        creature since it was recorded, or seen where it could have moved only as another
+        creature. Leniently found ones and too many moves at once are left out."""
+        found: list[tuple[Renaming, Explanation]] = []
+        reference = self._accepted if self._accepted is not None else tops(self.board)
+        for old, bug in suspects(self.board, moved(scene, transform), reference):
+            try:
+                renaming = renamed(self.board, old, bug)
+            except ValueError:
+                continue
+            verdict = judge(renaming.board, scene, self._accepted, transform, self.config.allow_mirror)
+            if isinstance(verdict, Explained):
+                found += [(renaming, e) for e in verdict.candidates
+                          if not e.lenient and sum(not m.is_pass for m in e.moves) <= MOST_AT_ONCE]
+        return found
+
+    def _ask_renamed(self, found: list[tuple[Renaming, Explanation]], scene: Scene, since: float) -> list[Event]:
+        """Ask whether a tile was recorded as the wrong creature (and which moves followed)."""
+        options: dict[str, Explanation] = {}
+        renamings: dict[str, Renaming] = {}
+        for renaming, explanation in found:
+            text = "; ".join(filter(None, (renaming.text, _describe(renaming.board, explanation.moves))))
+            options[text], renamings[text] = explanation, renaming
+        names = ", ".join(dict.fromkeys(f"{r.old} may be {r.new}" for r, _ in found))
+        reason = f"the view makes sense only if a tile was recorded as the wrong creature ({names})"
+        return self._put(options, scene, since, reason, renamings)
+
+    def _retell(self, renaming: Renaming) -> list[Event]:
+        """Rewrite the record as ``renaming`` tells the game: the moves from the tile's placement on
+        are taken back and recorded again as retold, with their times, marks, comments and the
+        illegal attempts between them (a renamed move notes what it was recorded as)."""
+        told = renaming.board.move_stack
+        first = next(i for i, (was, now) in enumerate(zip(self.board.move_stack, told)) if was.piece is not now.piece)
+        kept = self.record.moves[first:]
+        attempts = [a for a in self.record.attempts if a.ply > first]
+        for _ in kept:
+            self._pop()
+        for entry, move in zip(kept, told[first:]):
+            self._restore_attempts(attempts)
+            note = f"recorded as {entry.move.piece} at first" if move.piece is not entry.move.piece else ""
+            self.record.append(move, entry.timestamp, entry.mark, "; ".join(filter(None, (entry.comment, note))))
+            self.board.push(move)
+        self._restore_attempts(attempts)
+        return [RenamedEvent(self._time, renaming.old.name, renaming.new.name, first + 1)]
+
+    def _restore_attempts(self, attempts: list[IllegalAttempt]) -> None:
+        """Put back into the record those of ``attempts`` made right after the moves it holds now."""
+        for attempt in attempts:
+            if attempt.ply == len(self.record.moves):
+                self.record.add_attempt(attempt)
 
     def _illegal(self, attempt: Attempt, scene: Scene, since: float) -> list[Event]:
         doubted = self._doubted(attempt, scene, since)
@@ -371,9 +434,11 @@ class Referee:
             raise ValueError(f"{choice!r} is not one of the candidates: {', '.join(pending.options)}")
         self._pending = None
         self._resolve_attempt("taken back")
+        renaming = pending.renamings.get(key)
+        events = self._retell(renaming) if renaming is not None else []
         self._accept(pending.seen, explanation.transform)
         self._judged = None  # the view now may show a move made since the one asked about
-        return self._play(explanation.moves, pending.since, confirmed=True)
+        return events + self._play(explanation.moves, pending.since, confirmed=True)
 
     def override(self) -> list[Event]:
         """Arbiter's ruling: record the pending illegal move anyway (marked override)."""
@@ -470,6 +535,23 @@ class Referee:
         events: list[Event] = [UndoEvent(self._time, tuple(self._uhps(undone)), len(self.record.moves))]
         return events + self._play(moves, timestamp if isinstance(timestamp, (int, float)) else self._time,
                                    mark=Mark.CORRECTION)
+
+    def rename(self, text: str) -> list[Event]:
+        """A person says a tile of the record is another piece of its colour: ``"wG1=wA1"`` (the
+        tile recorded as wG1 is an Ant; the numbers follow from the order the tiles were laid).
+        The record is retold so; ``ValueError`` if it names no such tile or a move would then
+        be illegal. The view is judged again against the retold record."""
+        old, equals, new = text.partition("=")
+        if not equals:
+            raise ValueError(f"{text!r}: write the tile as recorded, '=', and the piece it is, e.g. 'wG1=wA1'")
+        was, now = Piece.parse(old), Piece.parse(new)
+        if was.colour is not now.colour:
+            raise ValueError(f"{was} is {was.colour.title}'s: a tile keeps its colour ({now} is {now.colour.title}'s)")
+        if self._over():
+            raise ValueError("the game is over: undo the result before renaming a tile")
+        events = self._retell(renamed(self.board, was, now.bug))
+        self._judged = None  # the camera's labels stay accepted: the tile may still read as it did
+        return events
 
     def undo(self) -> list[Event]:
         """Take back the last recorded move (with a forced pass before it), or a declared result."""
@@ -626,19 +708,20 @@ class Referee:
         winner = outcome.winner.value if outcome.winner else None
         return GameOverEvent(self._time, outcome.state.value, winner, outcome.termination.value)
 
-    def _describe(self, moves: tuple[Move, ...]) -> str:
-        """Candidate text: the MoveStrings of ``moves`` joined by ``"; "``."""
-        texts = []
-        for move in moves:
-            texts.append(self.board.uhp(move))
-            self.board.push(move)
-        for _ in moves:
-            self.board.pop()
-        return "; ".join(texts)
-
     def _uhps(self, moves: list[Move]) -> list[str]:
         """MoveStrings of moves just taken back (so playable from the current position)."""
-        return self._describe(tuple(moves)).split("; ")
+        return _describe(self.board, tuple(moves)).split("; ")
+
+
+def _describe(board: Board, moves: tuple[Move, ...]) -> str:
+    """Candidate text: the MoveStrings of ``moves`` from ``board``'s position, joined by ``"; "``."""
+    texts = []
+    for move in moves:
+        texts.append(board.uhp(move))
+        board.push(move)
+    for _ in moves:
+        board.pop()
+    return "; ".join(texts)
 
 
 def _violation(board: Board, move: Move, player: Colour) -> Violation:

@@ -10,7 +10,7 @@ from webhelpers import PIN, csrf
 from rules.pgn import parse_pgn
 
 CONTROL = ["/api/game/new", "/api/game/confirm", "/api/game/correct", "/api/game/add-missed",
-           "/api/game/replace-last", "/api/game/start-from-table", "/api/game/override", "/api/game/undo",
+           "/api/game/replace-last", "/api/game/rename", "/api/game/start-from-table", "/api/game/override", "/api/game/undo",
            "/api/game/resign", "/api/game/draw", "/api/pin"]
 
 

@@ -154,6 +154,9 @@ def test_unlock_hides_the_pin_row(open_page, viewport):
     page.click("#replace-last button")
     answer = page.wait_for_selector("#replace-last .message.bad")
     assert answer.inner_text() and answer.is_visible() and page.locator("#add-missed .message").inner_text() == ""
+    page.fill("#rename-text", "wG1")  # no '=' and the piece it is: refused beside the rename control
+    page.click("#rename-tile button")
+    assert "wG1=wA1" in page.wait_for_selector("#rename-tile .message.bad").inner_text()
     page.click("#logout")  # locked again: the PIN row is back
     page.wait_for_selector("#login", state="visible")
     assert page.locator("#controls").is_hidden()

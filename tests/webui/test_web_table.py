@@ -99,6 +99,18 @@ def test_replace_last_corrects_the_last_recorded_move(controller, table, service
     assert [m["uhp"] for m in service.snapshot()["entries"]] == ["wS1", "bA1 -wS1"]
 
 
+def test_rename_retells_the_record_with_a_tile_as_another_creature(controller, table, service):
+    table.play("wG1", "bG1 wG1-", "wG2 -wG1")
+    response = controller.post_json("/api/game/rename", {"tile": "wG1=wA1"})
+    assert response.status_code == 200, response.get_json()
+    assert [e["kind"] for e in response.get_json()["events"]] == ["renamed"]
+    assert [m["uhp"] for m in service.snapshot()["entries"]] == ["wA1", "bG1 wA1-", "wG1 -wA1"]
+    for bad in ("wG1=bA1", "wQ=wA1", "wG1"):  # another colour, a piece never placed, no '='
+        answer = controller.post_json("/api/game/rename", {"tile": bad})
+        assert answer.status_code == 409 and answer.get_json()["error"], bad
+    assert [m["uhp"] for m in service.snapshot()["entries"]] == ["wA1", "bG1 wA1-", "wG1 -wA1"]
+
+
 def test_replace_last_with_no_move_recorded_is_a_conflict(controller):
     response = controller.post_json("/api/game/replace-last", {"move": "wS1"})
     assert response.status_code == 409 and "no recorded move" in response.get_json()["error"]

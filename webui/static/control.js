@@ -6,6 +6,7 @@ const CONTROL = (() => {
   const ROUTES = {
     override: "/api/game/override", undo: "/api/game/undo", draw: "/api/game/draw", resign: "/api/game/resign",
     confirm: "/api/game/confirm", replaceLast: "/api/game/replace-last", addMissed: "/api/game/add-missed", newGame: "/api/game/new",
+    rename: "/api/game/rename",
   };
   let onState = () => {};
 
@@ -76,6 +77,10 @@ const CONTROL = (() => {
     $("replace-last").addEventListener("submit", async ev => {
       ev.preventDefault();
       if (await act(ROUTES.replaceLast, { move: $("replace-move").value.trim() }, answerOf(ev.target), "Replaced.")) $("replace-move").value = "";
+    });
+    $("rename-tile").addEventListener("submit", async ev => {
+      ev.preventDefault();
+      if (await act(ROUTES.rename, { tile: $("rename-text").value.trim() }, answerOf(ev.target), "Renamed.")) $("rename-text").value = "";
     });
     $("add-missed").addEventListener("submit", async ev => {
       ev.preventDefault();

@@ -188,6 +188,7 @@
     for (const e of events) {
       if (e.kind === "pass") flash = { cls: "pass", title: `${WHO[e.colour]} passes`, text: "No piece can be placed or moved.", until: Date.now() + 6000 };
       if (e.kind === "takeback") flash = { cls: "ok", title: "Taken back", text: "Play on.", until: Date.now() + 2500 };
+      if (e.kind === "renamed") flash = { cls: "ok", title: "Record retold", text: `The tile recorded as ${e.old} is ${e.new}: the moves from move ${e.ply} on were checked again.`, until: Date.now() + 6000 };
     }
   }
 
