@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from webhelpers import Table
 
 from rules import RuleOptions
@@ -99,11 +101,13 @@ def test_replace_last_corrects_the_last_recorded_move(controller, table, service
     assert [m["uhp"] for m in service.snapshot()["entries"]] == ["wS1", "bA1 -wS1"]
 
 
-def test_rename_retells_the_record_with_a_tile_as_another_creature(controller, table, service):
+def test_rename_retells_the_record_with_a_tile_as_another_creature(controller, table, service, caplog):
     table.play("wG1", "bG1 wG1-", "wG2 -wG1")
-    response = controller.post_json("/api/game/rename", {"tile": "wG1=wA1"})
+    with caplog.at_level(logging.INFO, logger="hivecam"):
+        response = controller.post_json("/api/game/rename", {"tile": "wG1=wA1"})
     assert response.status_code == 200, response.get_json()
     assert [e["kind"] for e in response.get_json()["events"]] == ["renamed"]
+    assert "the tile recorded as wG1 was wA1: the record is retold from move 1" in caplog.text
     assert [m["uhp"] for m in service.snapshot()["entries"]] == ["wA1", "bG1 wA1-", "wG1 -wA1"]
     for bad in ("wG1=bA1", "wQ=wA1", "wG1"):  # another colour, a piece never placed, no '='
         answer = controller.post_json("/api/game/rename", {"tile": bad})
