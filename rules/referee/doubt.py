@@ -23,10 +23,10 @@ The referee asks instead of flagging an illegal move (``Referee._illegal``) in n
   sees no taller stack than before: that piece, its colour misread, with the mover missed where
   it lies, explains the view as well (two quiet camera errors made White's Ant "climb" onto
   Black's, out of turn);
-- an illegal move of a piece whose cell the camera now sees empty, where its side, to move, could
-  legally have placed another piece of that creature on the cell it reached: that placement, with
-  the mover missed where it lies, explains the view as well (Black placed a second Beetle while the
-  first, at the hive's edge, went unseen: "bB1 moved", splitting the hive);
+- a move splitting the hive, by a piece whose cell the camera now sees empty, where its side, to
+  move, could legally have placed another piece of that creature on the cell it reached: that
+  placement, with the mover missed where it lies, explains the view as well (Black placed a second
+  Beetle while the first went unseen: "bB1 moved", splitting the hive);
 - any illegal move to a cell ``APART`` or more cells from every tile seen and every stack of the
   position: no one plays a tile that far from the hive; a piece set down beside the game, or the
   table's print taken for a tile, is likelier (a flower on a cloth taken for the first tile made
@@ -51,7 +51,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from ..board import Board
-from ..explain import why_illegal
+from ..explain import Rule, why_illegal
 from ..hexgrid import Hex, distance, neighbours
 from ..move import Move
 from ..pieces import Colour
@@ -103,17 +103,19 @@ def look_alike_message(board: Board, seen: Mapping[Hex, Read], move: Move) -> st
 
 
 def missed_mover_message(board: Board, seen: Mapping[Hex, object], move: Move) -> str | None:
-    """Why ``move`` may be a placement, with the piece it moves missed where it lies (None if nothing
-    says so): the camera sees nothing where the piece was, and its side, to move, could legally have
-    placed another piece of that creature where it arrived."""
+    """Why ``move``, splitting the hive, may be a placement with the piece it moves missed where it
+    lies (None if nothing says so): the camera sees nothing where the piece was, and its side, to
+    move, could legally have placed another piece of that creature where it arrived. (A tile missed
+    is a gap in the hive: the split may be the camera's.)"""
     piece, origin, dest = move.piece, move.origin, move.dest
     if piece is None or origin is None or dest is None or origin in seen or piece.colour is not board.turn:
         return None
     twin = board.next_in_hand(piece.colour, piece.bug)
-    if twin is None or not board.is_legal(Move(twin, dest, None)):
+    violation = why_illegal(board, move)
+    if twin is None or violation.rule is not Rule.ONE_HIVE or not board.is_legal(Move(twin, dest, None)):
         return None
-    return (f"{why_illegal(board, move).message} Unless the camera missed {piece} where it lies: placing {twin} "
-            "there is legal (check the board, or say which move was made)")
+    return (f"{violation.message} Unless the camera missed {piece} where it lies: placing {twin} there is legal "
+            "(check the board, or say which move was made)")
 
 
 def missed_move_message(board: Board, move: Move, quiet_visit: float) -> str:
