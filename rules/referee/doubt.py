@@ -1,6 +1,6 @@
 """When what the camera shows is more likely its mistake than the players': ask, do not rule.
 
-The referee asks instead of flagging an illegal move (``Referee._illegal``) in nine cases:
+The referee asks instead of flagging an illegal move (``Referee._illegal``) in eight cases:
 
 - any illegal move seen in a view that shows under ``MIN_SHOWN`` of the stacks the move leaves
   alone: a camera that lost that much of the hive places the rest less surely;
@@ -23,10 +23,6 @@ The referee asks instead of flagging an illegal move (``Referee._illegal``) in n
   sees no taller stack than before: that piece, its colour misread, with the mover missed where
   it lies, explains the view as well (two quiet camera errors made White's Ant "climb" onto
   Black's, out of turn);
-- a move splitting the hive, by a piece whose cell the camera now sees empty, where its side, to
-  move, could legally have placed another piece of that creature on the cell it reached: that
-  placement, with the mover missed where it lies, explains the view as well (Black placed a second
-  Beetle while the first went unseen: "bB1 moved", splitting the hive);
 - any illegal move to a cell ``APART`` or more cells from every tile seen and every stack of the
   position: no one plays a tile that far from the hive; a piece set down beside the game, or the
   table's print taken for a tile, is likelier (a flower on a cloth taken for the first tile made
@@ -51,7 +47,6 @@ from __future__ import annotations
 from typing import Mapping
 
 from ..board import Board
-from ..explain import Rule, why_illegal
 from ..hexgrid import Hex, distance, neighbours
 from ..move import Move
 from ..pieces import Colour
@@ -61,11 +56,9 @@ from .scene import Read
 
 def view_doubt(board: Board, seen: Mapping[Hex, Read], move: Move) -> str | None:
     """Why the view, more likely than the players, is wrong about the illegal ``move`` (None if nothing
-    says so): too little of the hive seen, a look-alike, a mover perhaps missed, a tile apart, or a
-    move perhaps out of sight."""
+    says so): too little of the hive seen, a look-alike, a tile apart, or a move perhaps out of sight."""
     return (poor_view_message(board, seen, move) or look_alike_message(board, seen, move)
-            or missed_mover_message(board, seen, move) or apart_message(board, seen, move)
-            or out_of_sight_message(board, seen, move, offender(board, move)))
+            or apart_message(board, seen, move) or out_of_sight_message(board, seen, move, offender(board, move)))
 
 
 def colour_doubt(board: Board, move: Move) -> tuple[Move | None, str]:
@@ -100,22 +93,6 @@ def look_alike_message(board: Board, seen: Mapping[Hex, Read], move: Move) -> st
         return None
     return (f"{board.uhp(move)} would put {piece} on {under}, but the camera sees no taller stack there: is it "
             f"{under} with its colour misread? (check the board, or say which move was made)")
-
-
-def missed_mover_message(board: Board, seen: Mapping[Hex, object], move: Move) -> str | None:
-    """Why ``move``, splitting the hive, may be a placement with the piece it moves missed where it
-    lies (None if nothing says so): the camera sees nothing where the piece was, and its side, to
-    move, could legally have placed another piece of that creature where it arrived. (A tile missed
-    is a gap in the hive: the split may be the camera's.)"""
-    piece, origin, dest = move.piece, move.origin, move.dest
-    if piece is None or origin is None or dest is None or origin in seen or piece.colour is not board.turn:
-        return None
-    twin = board.next_in_hand(piece.colour, piece.bug)
-    violation = why_illegal(board, move)
-    if twin is None or violation.rule is not Rule.ONE_HIVE or not board.is_legal(Move(twin, dest, None)):
-        return None
-    return (f"{violation.message} Unless the camera missed {piece} where it lies: placing {twin} there is legal "
-            "(check the board, or say which move was made)")
 
 
 def missed_move_message(board: Board, move: Move, quiet_visit: float) -> str:

@@ -265,29 +265,3 @@ def test_one_move_that_fits_only_with_a_misread_is_recorded(table) -> None:
     t.hand()
     t.play("bA1 bQ\\")
     assert [e.uhp for e in of(t.still(tiles=_read_as(t, (2, 1), Bug.GRASSHOPPER)), "move")] == ["bA1 bQ\\"]
-
-
-MISSED_MOVER = ("wS1", "bB1 wS1-", "wQ -wS1", "bQ bB1-", "wA1 -wQ")  # bB1 (1,0) links wS1 and bQ; Black to move
-
-
-def test_a_split_that_a_placement_with_the_mover_missed_explains_is_a_misread(table) -> None:
-    """Black places bB2 beside bQ while the camera misses bB1: to the camera, bB1 "moved" there,
-    splitting the hive. Placing bB2 there is legal, so that is a misread to check."""
-    t = table(*MISSED_MOVER)
-    t.hand()
-    t.play("bB2 bQ-")
-    missed = t.transform.apply(t.board.position_of(Piece.parse("bB1")))
-    events = t.still(30, tiles=tuple(s for s in t.seen() if s.cell != missed))
-    assert kinds(events) == ["misread"]
-    message = of(events, "misread")[0].message
-    assert "One Hive" in message and "missed bB1" in message and "placing bB2 there is legal" in message
-    assert not t.referee.record.attempts and t.referee.warnings == {Colour.WHITE: 0, Colour.BLACK: 0}
-    assert [e.uhp for e in of(t.still(), "move")] == ["bB2 bQ-"]  # bB1 seen again: the placement
-
-
-def test_a_split_where_no_placement_of_the_creature_is_legal_is_flagged(table) -> None:
-    t = table(*MISSED_MOVER, "bB2 bQ-", "wB1 -wA1")  # both Black Beetles placed: no twin in hand
-    t.hand()
-    t.force("bB1", (4, 0))  # the split, bB1 really moved
-    events = t.still(30)
-    assert kinds(events) == ["illegal"] and of(events, "illegal")[0].rule == Rule.ONE_HIVE.value
