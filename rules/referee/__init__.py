@@ -12,18 +12,19 @@ to start from), ``config``, ``stability`` (when a view has settled),
 ``registration`` (camera lattice to game cells), ``scene`` (a view cell by cell),
 ``inference`` (which legal moves explain a view), ``attempts`` (the illegal move someone
 tried), ``doubt`` (when a move out of turn is more likely the camera's mistake),
+``identity`` (a tile recorded as the wrong creature: the game retold with it renamed),
 ``synthetic`` (frames of a game for tests and benchmarks, and a noise injector).
 """
 
 from .config import RefereeConfig
 from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent,
-                     NeedsConfirmationEvent, PassEvent, QueenDueEvent, TakebackEvent, UndoEvent,
-                     ViewEvent)
+                     NeedsConfirmationEvent, PassEvent, QueenDueEvent, RenamedEvent, TakebackEvent,
+                     UndoEvent, ViewEvent)
 from .referee import Referee
 from .table import Question, TablePosition, table_position
 from .view import Difference, Entry, MoveEntry, Pending, SeenPiece, SeenStack
 
 __all__ = ["Difference", "Entry", "Event", "GameOverEvent", "IllegalEvent", "MisreadEvent", "MoveEntry",
            "MoveEvent", "NeedsConfirmationEvent", "PassEvent", "Pending", "QueenDueEvent", "Question", "Referee",
-           "RefereeConfig", "SeenPiece", "SeenStack", "TablePosition", "TakebackEvent", "UndoEvent", "ViewEvent",
-           "table_position"]
+           "RefereeConfig", "RenamedEvent", "SeenPiece", "SeenStack", "TablePosition", "TakebackEvent", "UndoEvent",
+           "ViewEvent", "table_position"]
