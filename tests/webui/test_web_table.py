@@ -108,6 +108,9 @@ def test_rename_retells_the_record_with_a_tile_as_another_creature(controller, t
     assert response.status_code == 200, response.get_json()
     assert [e["kind"] for e in response.get_json()["events"]] == ["renamed"]
     assert "the tile recorded as wG1 was wA1: the record is retold from move 1" in caplog.text
+    stored = service.store.load(service.game_id).record  # the log holds the retold record
+    assert [m.uhp for m in stored.moves] == ["wA1", "bG1 wA1-", "wG1 -wA1"]
+    assert stored.moves[0].comment == "recorded as wG1 at first"
     assert [m["uhp"] for m in service.snapshot()["entries"]] == ["wA1", "bG1 wA1-", "wG1 -wA1"]
     for bad in ("wG1=bA1", "wQ=wA1", "wG1"):  # another colour, a piece never placed, no '='
         answer = controller.post_json("/api/game/rename", {"tile": bad})
