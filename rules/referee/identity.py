@@ -49,10 +49,10 @@ def renamed(board: Board, old: Piece, bug: Bug) -> Renaming:
     if bug is old.bug or bug not in board.game_type.bugs:
         raise ValueError(f"{old} is a {old.bug.title} already" if bug is old.bug
                          else f"{board.game_type} has no {bug.title}")
-    spare = [p for p in Piece.of_kind(old.colour, bug) if p not in placed and start.position_of(p) is None]
-    if not spare:
+    spare = board.next_in_hand(old.colour, bug)  # a piece never placed nor set up
+    if spare is None:
         raise ValueError(f"every {old.colour.title} {bug.title} is recorded as another tile")
-    names = _numbered(history, start, {old: spare[0]})
+    names = _numbered(history, start, {old: spare})
     for ply, move in enumerate(history, start=1):
         told = move if move.piece is None else Move(names.get(move.piece, move.piece), move.dest, move.origin)
         if not start.is_legal(told):

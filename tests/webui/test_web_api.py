@@ -10,8 +10,8 @@ from webhelpers import PIN, csrf
 from rules.pgn import parse_pgn
 
 CONTROL = ["/api/game/new", "/api/game/confirm", "/api/game/correct", "/api/game/add-missed",
-           "/api/game/replace-last", "/api/game/rename", "/api/game/start-from-table", "/api/game/override", "/api/game/undo",
-           "/api/game/resign", "/api/game/draw", "/api/pin"]
+           "/api/game/replace-last", "/api/game/rename", "/api/game/start-from-table", "/api/game/override",
+           "/api/game/undo", "/api/game/resign", "/api/game/draw", "/api/pin"]
 
 
 @pytest.mark.parametrize("url", CONTROL)
