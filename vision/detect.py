@@ -1,7 +1,7 @@
 """Frame in, ``rules.observation.Observation`` out: tiles, cells, colours, creatures, occlusion.
 
-Pipeline: ``tops_and_faint`` (tile map network) -> ``StillSpots`` (tops kept or held back where
-nothing moved) -> ``place_tops`` (lattice, cells, levels), settled by a second opinion where the
+Pipeline: ``tops_and_faint`` (tile map network; tiles too small for it looked for again where
+``TinyTiles`` says) -> ``StillSpots`` (tops kept or held back where nothing moved) -> ``place_tops`` (lattice, cells, levels), settled by a second opinion where the
 map is unsure (``vision.doubts``: faint tops, gaps, holes) -> per tile a rectified crop -> the
 creature network's embeddings (with those of the still frames before; a second, turned view
 of the unsure ones) -> the profile's nearest examples. A frame is flagged ``occluded`` instead
@@ -33,6 +33,7 @@ from vision.set_art import no_surer, printless
 from vision.still import KEEP_THRESHOLD, NEW_TOP, StillSpots
 from vision.tilemaps import (HAND, OBJECT, SMALL_PITCH, STRIDE, Peak, TileMapper, TileMaps, cell_of,
                              disc_kernel, tops_and_faint)
+from vision.tiny_tiles import TinyTiles
 
 OCCLUDER_TILE_FRACTION = 0.5  # a hand this big (in tile faces) near the hive hides tiles
 EMPTY_VIEW_SHARE = 0.01  # with no tile in view, this share of hand or object means something blocks it
@@ -102,6 +103,7 @@ class Detector:
         self.motion = MotionMap()
         self.still = StillSpots()
         self.bare = BareTable()
+        self.tiny = TinyTiles()
 
     def detect(self, frame: np.ndarray, timestamp: float = 0.0) -> Observation:
         """The observation of one BGR frame (undistorted first if intrinsics were given)."""
@@ -110,12 +112,14 @@ class Detector:
         captured = frame
         if self.light is not None:
             frame = self.light.normalise(frame)
-        maps, found, faint = tops_and_faint(self.mapper, frame, KEEP_THRESHOLD, FAINT_TOP)
+        maps, found, faint = tops_and_faint(self.mapper, frame, KEEP_THRESHOLD, FAINT_TOP, self.tiny.hint)
         moved = self.motion.moved(captured, maps.heat.shape)
         cells = self.motion.colour
         def on_table(peaks: list[Peak]) -> list[Peak]:
             return [peak for peak in peaks if cells is None or not self.bare.shows_bare(peak, cells)]
         found = on_table(found)
+        bare_known = self.tiny.shows_all(found)
+        self.tiny.saw(found, moved, frame.shape)
         settled = self.still.settle(found, moved)
         held = [peak for peak in found if peak.score < NEW_TOP and all(peak is not top for top in settled)]
         doubted = [*on_table(faint), *held]  # faint peaks only: a strong new top the still frames hold back stays held
@@ -127,8 +131,9 @@ class Detector:
             sightings.append(TileSighting(q, r, colour, bug, confidence, tile.level,
                                           (float(tile.centre[0]), float(tile.centre[1]))))
         occluded = occluder_near_hive(located, moved)
-        if cells is not None and not occluded:
-            self.bare.learn(cells, maps, moved, [t.centre for t in located.tiles], pitch_px(located))
+        if cells is not None and not occluded and bare_known:
+            self.bare.learn(cells, maps, moved, [*(t.centre for t in located.tiles), *(p.centre for p in found)],
+                            pitch_px(located))
         if self.light is not None:
             self.light.learn(captured, located.maps.not_table().astype(np.uint8), occluded)
         return Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), occluded, timestamp)

@@ -134,24 +134,35 @@ def peak_at(maps: TileMaps, centre: np.ndarray, pitch: float) -> Peak:
                 white / max(white + black, 1e-6), white + black)
 
 
-def tile_tops(mapper: TileMapper, frame: np.ndarray, threshold: float = PEAK_THRESHOLD
+def tile_tops(mapper: TileMapper, frame: np.ndarray, threshold: float = PEAK_THRESHOLD, hint: Hint | None = None
               ) -> tuple[TileMaps, list[Peak]]:
     """The frame's maps and its tile tops (centre heat at least ``threshold``). Where the tiles
     look small (far camera, wide lens, pocket tiles), or no top is found but some patches look
     faintly like tiles (a hive only a dozen pixels a tile, too small for this scale), the tops come
     from another look at the tiles' region, ZOOM times as large or, for tops under half
-    SMALL_PITCH apart, MAX_ZOOM times."""
-    maps, found, _ = _looked(mapper, frame, threshold)
+    SMALL_PITCH apart, MAX_ZOOM times. Where nothing at all looks like a tile, the ``hint`` (if
+    any) says where to look again so."""
+    maps, found, _ = _looked(mapper, frame, threshold, hint)
     return maps, found
 
 
-def tops_and_faint(mapper: TileMapper, frame: np.ndarray, threshold: float, faint: float
+def tops_and_faint(mapper: TileMapper, frame: np.ndarray, threshold: float, faint: float, hint: Hint | None = None
                    ) -> tuple[TileMaps, list[Peak], list[Peak]]:
     """``tile_tops``, and the faint candidates of the same look: the other local maxima at least
     ``faint`` hot, whatever their patch looks like (tops the network doubted, for a second
     opinion)."""
-    maps, found, look = _looked(mapper, frame, threshold)
+    maps, found, look = _looked(mapper, frame, threshold, hint)
     return maps, found, [] if look is None else _others(look.peaks(faint, 0.0), found)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """Where to look again, larger, when nothing in a frame looks like a tile at its own scale:
+    a box of frame pixels (x0, y0, x1, y1; None: the whole frame) and the pitch of the tiles last
+    seen there (None: not known)."""
+
+    box: tuple[int, int, int, int] | None = None
+    pitch: float | None = None
 
 
 @dataclass(frozen=True)
@@ -169,21 +180,33 @@ class _Look:
                 for p in peaks(self.maps, threshold, min_share)]
 
 
-def _looked(mapper: TileMapper, frame: np.ndarray, threshold: float) -> tuple[TileMaps, list[Peak], _Look | None]:
-    """The frame's maps, its tops (``tile_tops``) and the look they come from (None: no top and
-    nothing faintly like a tile)."""
+def _looked(mapper: TileMapper, frame: np.ndarray, threshold: float, hint: Hint | None
+            ) -> tuple[TileMaps, list[Peak], _Look | None]:
+    """The frame's maps, its tops (``tile_tops``) and the look they come from (None: no top,
+    nothing faintly like a tile and no ``hint``)."""
     maps = mapper.maps(frame)
     found = peaks(maps, threshold)
     if found and median_pitch(found) >= SMALL_PITCH:
         return maps, found, _Look(maps)
     region = _tile_region(maps, found, frame.shape)
-    if region is None:
-        return maps, found, None
+    look = None
+    if region is not None:
+        look = _zoomed(mapper, frame, region, median_pitch(found) if found else None)
+        found = look.peaks(threshold)
+    if not found and hint is not None:  # faint patches may be the table's print, and the tiles elsewhere
+        height, width = frame.shape[:2]
+        look = _zoomed(mapper, frame, hint.box or (0, 0, width, height), hint.pitch)
+        found = look.peaks(threshold)
+    return maps, found, look
+
+
+def _zoomed(mapper: TileMapper, frame: np.ndarray, region: tuple[int, int, int, int], pitch: float | None) -> _Look:
+    """The look at ``region`` of the frame, enlarged to bring tiles ``pitch`` apart (None: not
+    known) to SMALL_PITCH: ZOOM times at least, MAX_ZOOM at most."""
     x0, y0, x1, y1 = region
-    zoom = int(np.clip(np.ceil(SMALL_PITCH / median_pitch(found)), ZOOM, MAX_ZOOM)) if found else ZOOM
+    zoom = ZOOM if pitch is None else int(np.clip(np.ceil(SMALL_PITCH / pitch), ZOOM, MAX_ZOOM))
     crop = cv2.resize(frame[y0:y1, x0:x1], None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
-    look = _Look(mapper.maps(crop), zoom, (float(x0), float(y0)))
-    return maps, look.peaks(threshold), look
+    return _Look(mapper.maps(crop), zoom, (float(x0), float(y0)))
 
 
 def _others(candidates: list[Peak], found: list[Peak]) -> list[Peak]:
@@ -206,7 +229,13 @@ def _tile_region(maps: TileMaps, found: list[Peak], frame_shape: tuple[int, ...]
     ys, xs = np.nonzero(tiles if found else tiles | (maps.heat >= FAINT_HEAT))
     if not found and not len(xs):
         return None
-    points = np.vstack([pixel_of(np.column_stack([xs, ys])), np.reshape([p.centre for p in found], (-1, 2))])
+    return box_round(np.vstack([pixel_of(np.column_stack([xs, ys])), np.reshape([p.centre for p in found], (-1, 2))]),
+                     frame_shape)
+
+
+def box_round(points: np.ndarray, frame_shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """Frame pixels (x0, y0, x1, y1) of the box round ``points`` (N, 2), with a margin of two
+    SMALL_PITCH, within the frame."""
     (left, top), (right, bottom) = points.min(axis=0), points.max(axis=0)
     margin = 2 * SMALL_PITCH
     height, width = frame_shape[:2]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.tilemaps import (BLACK_TOP, MAP_CHANNELS, STRIDE, WHITE_TOP, TileMapper, cell_of, decode, peak_at, peaks,
-                             pixel_of, tile_tops, tops_and_faint)
+from vision.tilemaps import (BLACK_TOP, MAP_CHANNELS, STRIDE, WHITE_TOP, Hint, TileMapper, cell_of, decode, peak_at,
+                             peaks, pixel_of, tile_tops, tops_and_faint)
 
 FRAME = (720, 1280, 3)
 
@@ -141,3 +141,29 @@ def test_tops_under_16_pixels_apart_are_looked_at_three_times_as_large() -> None
         tile_tops(mapper, np.zeros(FRAME, np.uint8))
         looks[pitch] = mapper.looks[1]
     assert looks[12.0][1] > 1.4 * looks[20.0][1]  # three times against twice a region of about the same width
+
+
+def test_where_nothing_looks_like_a_tile_the_hint_says_where_to_look_again() -> None:
+    """No heat anywhere (tiles a dozen pixels wide vanish at the map's quarter scale): without a hint,
+    one look; with the whole frame as hint, a second look at all of it twice as large; with a box of
+    tiles 12 px apart, a look at that box three times as large."""
+    raw = raw_maps([])
+    looks = {}
+    for name, hint in (("none", None), ("everywhere", Hint()), ("box", Hint((500, 200, 600, 300), 12.0))):
+        mapper = _FixedMapper(raw)
+        tile_tops(mapper, np.zeros(FRAME, np.uint8), hint=hint)
+        looks[name] = mapper.looks
+    assert looks == {"none": [(720, 1280)], "everywhere": [(720, 1280), (1440, 2560)],
+                     "box": [(720, 1280), (300, 300)]}
+
+
+def test_a_faint_patch_that_shows_no_top_larger_does_not_stop_the_hint() -> None:
+    """A faintly hot patch (a flower printed on the cloth) is looked at again first; where that shows
+    no top either, the hint is looked at too."""
+    raw = raw_maps([(600.0, 300.0, True)], pitch_px=14.0)
+    raw[0, 0] = np.minimum(raw[0, 0], np.log(0.2 / 0.8))  # faint heat, never a top
+    raw[0, 4:] = -8.0
+    raw[0, 4] = 4.0
+    mapper = _FixedMapper(raw)
+    tile_tops(mapper, np.zeros(FRAME, np.uint8), hint=Hint())
+    assert len(mapper.looks) == 3 and mapper.looks[1] < (720, 1280) and mapper.looks[2] == (1440, 2560)
