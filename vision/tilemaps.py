@@ -182,8 +182,9 @@ class _Look:
 
 def _looked(mapper: TileMapper, frame: np.ndarray, threshold: float, hint: Hint | None
             ) -> tuple[TileMaps, list[Peak], _Look | None]:
-    """The frame's maps, its tops (``tile_tops``) and the look they come from (None: no top,
-    nothing faintly like a tile and no ``hint``)."""
+    """The frame's maps (with those of a larger look pooled in over its region: ``_pooled``), its
+    tops (``tile_tops``) and the look they come from (None: no top, nothing faintly like a tile
+    and no ``hint``)."""
     maps = mapper.maps(frame)
     found = peaks(maps, threshold)
     if found and median_pitch(found) >= SMALL_PITCH:
@@ -197,7 +198,30 @@ def _looked(mapper: TileMapper, frame: np.ndarray, threshold: float, hint: Hint 
         height, width = frame.shape[:2]
         look = _zoomed(mapper, frame, hint.box or (0, 0, width, height), hint.pitch)
         found = look.peaks(threshold)
-    return maps, found, look
+    return (maps if look is None else _pooled(maps, look)), found, look
+
+
+def _pooled(maps: TileMaps, look: _Look) -> TileMaps:
+    """``maps`` with the larger ``look``'s answer over its region, brought to their grid: the
+    hottest heat and the mean classes and pitch of the look's cells in each cell. Where tiles are
+    a dozen pixels wide, the frame's own look cannot tell a dark top from a cup, nor a top's heat
+    from the table's."""
+    zoom = look.zoom
+    rows, cols = (np.array(look.maps.heat.shape) // zoom) * zoom
+
+    def pool(values: np.ndarray, how) -> np.ndarray:
+        blocks = values[..., :rows, :cols].reshape(*values.shape[:-2], rows // zoom, zoom, cols // zoom, zoom)
+        return how(blocks, axis=(-3, -1))
+
+    top, left = (int(round(v / STRIDE)) for v in (look.origin[1], look.origin[0]))
+    height, width = maps.heat.shape
+    inside = (slice(top, min(top + rows // zoom, height)), slice(left, min(left + cols // zoom, width)))
+    part = (slice(0, inside[0].stop - top), slice(0, inside[1].stop - left))
+    heat, pitch, classes = maps.heat.copy(), maps.pitch.copy(), maps.classes.copy()
+    heat[inside] = pool(look.maps.heat, np.max)[part]
+    pitch[inside] = pool(look.maps.pitch, np.mean)[part] / zoom
+    classes[(slice(None), *inside)] = pool(look.maps.classes, np.mean)[(slice(None), *part)]
+    return replace(maps, heat=heat, pitch=pitch, classes=classes)
 
 
 def _zoomed(mapper: TileMapper, frame: np.ndarray, region: tuple[int, int, int, int], pitch: float | None) -> _Look:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.tilemaps import (BLACK_TOP, MAP_CHANNELS, STRIDE, WHITE_TOP, Hint, TileMapper, cell_of, decode, peak_at,
+from vision.tilemaps import (BLACK_TOP, MAP_CHANNELS, OBJECT, STRIDE, WHITE_TOP, Hint, TileMapper, cell_of, decode, peak_at,
                              peaks, pixel_of, tile_tops, tops_and_faint)
 
 FRAME = (720, 1280, 3)
@@ -167,3 +167,27 @@ def test_a_faint_patch_that_shows_no_top_larger_does_not_stop_the_hint() -> None
     mapper = _FixedMapper(raw)
     tile_tops(mapper, np.zeros(FRAME, np.uint8), hint=Hint())
     assert len(mapper.looks) == 3 and mapper.looks[1] < (720, 1280) and mapper.looks[2] == (1440, 2560)
+
+
+class _TwoScaleMapper:
+    """A TileMapper stand-in answering ``whole`` for the whole frame and ``larger`` for any other look."""
+
+    def __init__(self, whole: np.ndarray, larger: np.ndarray) -> None:
+        self.whole, self.larger = whole, larger
+
+    def maps(self, frame: np.ndarray):
+        return decode(self.whole if frame.shape[:2] == FRAME[:2] else self.larger, frame.shape)
+
+
+def test_the_frames_maps_take_the_larger_looks_answer_over_its_region() -> None:
+    """Tiles 20 px apart, which the frame's own look reads as a cup all round: the look at twice
+    the size, which sees table round them, has the last word there (heat too); elsewhere the
+    frame's own answer stands."""
+    whole = raw_maps([(600.0, 300.0, True), (620.0, 300.0, False)], pitch_px=20.0)
+    whole[0, 4 + OBJECT] = 6.0
+    maps, _, _ = tops_and_faint(_TwoScaleMapper(whole, raw_maps([])), np.zeros(FRAME, np.uint8), 0.35, 0.2)
+    (near_x, near_y), (top_x, top_y), (far_x, far_y) = np.round(cell_of(np.array(
+        [[640.0, 300.0], [600.0, 300.0], [100.0, 100.0]]))).astype(int)
+    assert maps.classes[OBJECT, near_y, near_x] < 0.01 and maps.classes[0, near_y, near_x] > 0.99
+    assert maps.heat[top_y, top_x] < 0.01  # the larger look found no top there
+    assert maps.classes[OBJECT, far_y, far_x] > 0.8
