@@ -13,11 +13,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.motion import MOTION_LEVEL
-from vision.tilemaps import STRIDE, Peak, TileMaps, cell_of, disc_kernel, disc_window
+from vision.motion import spot_colours, unchanged
+from vision.tilemaps import STRIDE, Peak, TileMaps, cell_of, disc_kernel
 
 CLEARANCE = 0.7  # pitches from every top's centre beyond which a map cell counts as bare table
-SAME_SHARE = 0.8  # share of the cells round a new top that must look as bare as they were
 QUIET_HEAT = 0.1  # centre heat under which (all round a cell) the tile map sees no top there
 SURE_TABLE = 0.8  # table probability over which (all round a cell) the tile map sees table
 
@@ -46,14 +45,7 @@ class BareTable:
         self._colour[bare] = colour[bare]
 
     def shows_bare(self, peak: Peak, colour: np.ndarray) -> bool:
-        """True if the cells round ``peak`` look as they did when last seen bare (every channel
-        within MOTION_LEVEL)."""
+        """True if the cells round ``peak`` look as they did when last seen bare (``motion.unchanged``)."""
         if self._colour is None or self._colour.shape != colour.shape:
             return False
-        window, near = disc_window(tuple(cell_of(peak.centre[None])[0]), 0.35 * peak.pitch / STRIDE,
-                                   colour.shape[:2])
-        if not near.any():
-            return False
-        change = np.abs(colour[window][near].astype(float) - self._colour[window][near])
-        same = change.max(axis=1) <= MOTION_LEVEL  # NaN (never seen bare) is never the same
-        return bool(same.mean() >= SAME_SHARE)
+        return unchanged(spot_colours(colour, peak), spot_colours(self._colour, peak))

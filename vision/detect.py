@@ -120,10 +120,14 @@ class Detector:
         found = on_table(found)
         bare_known = self.tiny.shows_all(found)
         self.tiny.saw(found, moved, frame.shape)
-        settled = self.still.settle(found, moved)
+        settled = self.still.settle(found, moved, cells)
         held = [peak for peak in found if peak.score < NEW_TOP and all(peak is not top for top in settled)]
         doubted = [*on_table(faint), *held]  # faint peaks only: a strong new top the still frames hold back stays held
         located = self._located(frame, maps, settled, doubted)
+        if cells is not None:
+            kept = {peak.centre.tobytes() for peak in settled}
+            self.still.vouch([Peak(t.centre, float(basis_pitch(t.basis)), t.score, t.white) for t in located.tiles
+                              if t.centre.tobytes() not in kept], moved, cells)
         reads = assign(self._class_weights(frame, located))
         sightings = []
         for tile, (colour, bug, confidence) in zip(located.tiles, reads):

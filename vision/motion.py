@@ -5,7 +5,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.tilemaps import STRIDE, Peak, cell_of, disc_window
+
 MOTION_LEVEL = 10  # grey levels: a map cell whose mean brightness changed more than this has moved
+SPOT_REACH = 0.35  # pitches round a top's centre whose cells make its spot
+SAME_SHARE = 0.8  # share of a spot's cells that must look as they did for the spot to look unchanged
 
 
 class MotionMap:
@@ -40,3 +44,19 @@ def touching(mask: np.ndarray, moved: np.ndarray) -> np.ndarray:
     keep[np.unique(labels[mask & moved])] = True
     keep[0] = False
     return keep[labels]
+
+
+def spot_colours(colour: np.ndarray, peak: Peak) -> np.ndarray:
+    """The colours (N, 3) of the cells of a colour map (the motion map's, rows x cols x BGR) within
+    SPOT_REACH pitches of ``peak``'s centre."""
+    window, near = disc_window(tuple(cell_of(peak.centre[None])[0]), SPOT_REACH * peak.pitch / STRIDE,
+                               colour.shape[:2])
+    return colour[window][near].astype(float)
+
+
+def unchanged(now: np.ndarray, then: np.ndarray) -> bool:
+    """Whether a spot's colours ``now`` are as ``then`` (``spot_colours``): SAME_SHARE of its cells
+    within MOTION_LEVEL in every channel (NaN, a cell never seen so, never is)."""
+    if not len(now) or now.shape != then.shape:
+        return False
+    return bool((np.abs(now - then).max(axis=1) <= MOTION_LEVEL).mean() >= SAME_SHARE)

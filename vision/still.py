@@ -6,7 +6,10 @@ has not moved (``vision.motion``), a top stays while the tile map's heat there s
 ``KEEP_THRESHOLD`` (below the ``NEW_TOP`` a new top needs; a fainter new one is left to the second
 opinion of ``vision.doubts``) and is kept through one frame that misses it altogether, and a top
 found where there was none is believed only once ``SETTLE`` frames in a row agree. Where the
-picture moved, the frame is believed at once.
+picture moved, the frame is believed at once, but a top the tile map loses there (a hand passing
+by) is remembered for up to ``LOST_FRAMES`` frames with the colours of its spot: once its spot is
+still again and looks as it did, the top is there still, whether the tile map sees it or not (a
+tile beside a new neighbour, or under the shadow a hand left, can vanish from the map for good).
 The creature embeddings of a still top are kept too (up to ``MAX_VIEWS``), so its read
 averages over the frames instead of flickering; once it has them all, its read is kept and it
 gets a fresh view only every ``REVIEW_EVERY`` frames (a still board costs little to read).
@@ -18,6 +21,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from vision.motion import spot_colours, unchanged
 from vision.tilemaps import STRIDE, Peak, cell_of, disc_window
 
 SETTLE = 2  # frames in a row that must disagree with a still spot before it changes
@@ -28,6 +32,7 @@ MATCH = 0.35  # pitches: a top this close to a spot's is the same top
 STILL_REACH = 0.6  # pitches round a spot that must not have moved for it to count as still
 MAX_VIEWS = 6  # embeddings of a still top kept for its read
 REVIEW_EVERY = 3  # frames: a still top with MAX_VIEWS views gets a fresh one this often
+LOST_FRAMES = 30  # frames a top lost where the picture moved waits for a still look at its spot
 
 
 @dataclass
@@ -39,6 +44,9 @@ class _Spot:
     read: np.ndarray | None = None  # what the views were last read as (the detector's weights)
     crop: np.ndarray | None = None  # the top's crop of its last view
     rest: int = 0  # frames since the last view
+    look: tuple[Peak, np.ndarray] | None = None  # where it was last found still, and its spot's colours then
+    lost: int = 0  # frames since the tile map lost it where the picture moved (0: not lost)
+    recalled: bool = False  # reported from memory (``look``): the map has not found it since it was lost
 
 
 class StillSpots:
@@ -48,14 +56,16 @@ class StillSpots:
         self._spots: list[_Spot] = []
         self._reported: dict[bytes, _Spot] = {}  # the reported spots by their centre's bytes (``_spot``)
 
-    def settle(self, found: list[Peak], moved: np.ndarray) -> list[Peak]:
+    def settle(self, found: list[Peak], moved: np.ndarray, colour: np.ndarray | None = None) -> list[Peak]:
         """The tops to report for this frame from the tile map's candidates ``found`` (centre heat
         at least KEEP_THRESHOLD): those at NEW_TOP, corrected where nothing ``moved``
-        (the motion map's cells) round a spot."""
+        (the motion map's cells) round a spot, and the lost tops whose spots look as they did
+        (in ``colour``, the motion map's; without it, no top is remembered)."""
         spots = []
         matches = _matches(self._spots, found)
         for spot, index in zip(self._spots, matches):
-            following = _follow(spot, None if index is None else found[index], not _moved_near(spot.peak, moved))
+            peak, still = None if index is None else found[index], not _moved_near(spot.peak, moved)
+            following = _follow(spot, peak, still) if colour is None else _remembered(spot, peak, still, colour)
             if following is not None:
                 spots.append(following)
         claimed = {index for index in matches if index is not None}
@@ -66,6 +76,18 @@ class StillSpots:
         self._spots = spots
         self._reported = {s.peak.centre.tobytes(): s for s in reversed(spots) if s.present}  # the first wins
         return [s.peak for s in spots if s.present]
+
+    def vouch(self, peaks: list[Peak], moved: np.ndarray, colour: np.ndarray) -> None:
+        """Take the tops a second opinion reported where the tile map found none (``vision.doubts``)
+        as this frame's tops too: remembered like the map's own when a hand passes by."""
+        for peak in peaks:
+            still = not _moved_near(peak, moved)
+            look = (peak, spot_colours(colour, peak)) if still else None
+            near = [s for s in self._spots if np.linalg.norm(s.peak.centre - peak.centre) <= MATCH * s.peak.pitch]
+            spot = replace(near[0], peak=peak, present=True, doubt=0, lost=0, recalled=False,
+                           look=near[0].look if look is None else look) if near else _Spot(peak, True, look=look)
+            self._spots = [s for s in self._spots if all(s is not n for n in near)] + [spot]
+            self._reported[peak.centre.tobytes()] = spot
 
     def views(self, centre: np.ndarray, view: np.ndarray, crop: np.ndarray | None = None) -> np.ndarray:
         """(V, embedding) this frame's ``view`` of the top at ``centre`` (embedded from ``crop``)
@@ -109,6 +131,26 @@ class StillSpots:
     def _spot(self, centre: np.ndarray) -> _Spot | None:
         """The reported spot whose top lies exactly at ``centre`` (a located tile's), if any."""
         return self._reported.get(np.asarray(centre, np.float64).tobytes())
+
+
+def _remembered(spot: _Spot, peak: Peak | None, still: bool, colour: np.ndarray) -> _Spot | None:
+    """``_follow``, with the tops lost where the picture moved remembered by the ``colour`` of
+    their spot: kept out of sight while the picture there moves, reported from memory once it is
+    still and looks as it did (until the map finds them again), forgotten when it looks otherwise."""
+    if peak is None and (spot.lost or spot.recalled or (spot.present and not still)) and spot.look is not None:
+        if not still:
+            lost = spot.lost + 1
+            return replace(spot, present=False, recalled=False, lost=lost) if lost <= LOST_FRAMES else None
+        where, then = spot.look
+        if not unchanged(spot_colours(colour, where), then):
+            return None
+        return replace(spot, present=True, recalled=True, lost=0, doubt=0, rest=spot.rest + 1)
+    if spot.lost and peak is not None:  # found again where it was: a top as before
+        spot = replace(spot, present=True, lost=0, doubt=0)
+    following = _follow(spot, peak, still)
+    if following is not None and peak is not None:
+        following = replace(following, recalled=False, look=(peak, spot_colours(colour, peak)) if still else spot.look)
+    return following
 
 
 def _follow(spot: _Spot, peak: Peak | None, still: bool) -> _Spot | None:

@@ -106,3 +106,28 @@ def test_a_still_top_with_all_its_views_keeps_its_read_and_is_looked_at_again_no
     assert np.array_equal(spots.kept_read(A), read)
     spots.settle([_peak(A)], _moved_at(A))
     assert spots.kept_read(A) is None  # a hand came by: the read starts again
+
+
+def test_a_top_a_passing_hand_made_the_map_lose_is_recalled_where_its_spot_looks_as_it_did() -> None:
+    spots = StillSpots()
+    colour = np.full(MAP + (3,), 90.0)
+    spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool), colour)
+    spots.settle([_peak(A), _peak(B)], STILL, colour)  # still: the colours of each spot are kept
+    assert _centres(spots.settle([_peak(A)], _moved_at(B), colour)) == [(400, 300)]  # a hand by B: not shown
+    assert _centres(spots.settle([_peak(A)], _moved_at(B), colour)) == [(400, 300)]
+    for _ in range(4):  # the hand gone, B's spot looks as it did: B is there, though the map has lost it
+        assert _centres(spots.settle([_peak(A)], STILL, colour)) == [(400, 300), (460, 300)]
+    spots.settle([_peak(A)], _moved_at(B), colour)
+    taken = colour.copy()
+    taken[30:45, 52:63] = 160.0  # B's spot now shows the table: the hand took B away
+    assert _centres(spots.settle([_peak(A)], STILL, taken)) == [(400, 300)]
+    assert _centres(spots.settle([_peak(A)], STILL, colour)) == [(400, 300)]  # forgotten
+
+
+def test_a_top_only_the_second_opinion_found_is_recalled_too() -> None:
+    spots = StillSpots()
+    colour = np.full(MAP + (3,), 90.0)
+    spots.settle([_peak(A)], STILL, colour)
+    spots.vouch([_peak(B, heat=0.3)], STILL, colour)  # a faint top the second opinion confirmed
+    spots.settle([_peak(A)], _moved_at(B), colour)
+    assert _centres(spots.settle([_peak(A)], STILL, colour)) == [(400, 300), (460, 300)]
