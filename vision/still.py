@@ -145,8 +145,10 @@ def _remembered(spot: _Spot, peak: Peak | None, still: bool, colour: np.ndarray)
         if not unchanged(spot_colours(colour, where), then):
             return None
         return replace(spot, present=True, recalled=True, lost=0, doubt=0, rest=spot.rest + 1)
-    if spot.lost and peak is not None:  # found again where it was: a top as before
-        spot = replace(spot, present=True, lost=0, doubt=0)
+    if spot.lost and peak is not None and spot.look is not None:  # a top found again where it was lost
+        where, then = spot.look
+        same = still and unchanged(spot_colours(colour, where), then)  # else maybe another tile: read afresh
+        spot = replace(spot, present=True, lost=0, doubt=0) if same else _Spot(spot.peak, True, look=spot.look)
     following = _follow(spot, peak, still)
     if following is not None and peak is not None:
         following = replace(following, recalled=False, look=(peak, spot_colours(colour, peak)) if still else spot.look)

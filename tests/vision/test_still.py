@@ -131,3 +131,18 @@ def test_a_top_only_the_second_opinion_found_is_recalled_too() -> None:
     spots.vouch([_peak(B, heat=0.3)], STILL, colour)  # a faint top the second opinion confirmed
     spots.settle([_peak(A)], _moved_at(B), colour)
     assert _centres(spots.settle([_peak(A)], STILL, colour)) == [(400, 300), (460, 300)]
+
+
+def test_a_top_found_again_where_one_was_lost_keeps_its_views_only_if_its_spot_looks_as_it_did() -> None:
+    """A Beetle climbs onto B while the hand hides B from the map: the top found there afterwards is
+    read afresh; had the spot looked as before, it would be B with B's views."""
+    for colours_after, views_after in ((90.0, 3), (160.0, 1)):
+        spots = StillSpots()
+        colour = np.full(MAP + (3,), 90.0)
+        spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool), colour)
+        spots.views(B, np.eye(4)[0])
+        spots.settle([_peak(A), _peak(B)], STILL, colour)
+        spots.views(B, np.eye(4)[1])
+        spots.settle([_peak(A)], _moved_at(B), colour)
+        spots.settle([_peak(A), _peak(B)], STILL, np.full(MAP + (3,), colours_after))
+        assert len(spots.views(B, np.eye(4)[2])) == views_after
