@@ -62,13 +62,13 @@ class StillSpots:
         (the motion map's cells) round a spot, and the lost tops whose spots look as they did
         (in ``colour``, the motion map's; without it, no top is remembered)."""
         spots = []
-        matches = _matches(self._spots, found)
-        for spot, index in zip(self._spots, matches):
+        claimed = set()
+        for spot, index in zip(self._spots, _matches(self._spots, found)):
             peak, still = None if index is None else found[index], not _moved_near(spot.peak, moved)
             following = _follow(spot, peak, still) if colour is None else _remembered(spot, peak, still, colour)
             if following is not None:
                 spots.append(following)
-        claimed = {index for index in matches if index is not None}
+                claimed |= {index} - {None}
         for index, peak in enumerate(found):
             if index not in claimed and peak.score >= NEW_TOP:
                 moved_here = _moved_near(peak, moved)
@@ -145,10 +145,11 @@ def _remembered(spot: _Spot, peak: Peak | None, still: bool, colour: np.ndarray)
         if not unchanged(spot_colours(colour, where), then):
             return None
         return replace(spot, present=True, recalled=True, lost=0, doubt=0, rest=spot.rest + 1)
-    if spot.lost and peak is not None and spot.look is not None:  # a top found again where it was lost
+    if spot.lost and peak is not None and spot.look is not None:  # a top found again where one was lost
         where, then = spot.look
-        same = still and unchanged(spot_colours(colour, where), then)  # else maybe another tile: read afresh
-        spot = replace(spot, present=True, lost=0, doubt=0) if same else _Spot(spot.peak, True, look=spot.look)
+        if not (still and unchanged(spot_colours(colour, where), then)):
+            return None  # maybe another tile, or a shaded gap where it lay: a new top for ``settle`` to judge
+        spot = replace(spot, present=True, lost=0, doubt=0)
     following = _follow(spot, peak, still)
     if following is not None and peak is not None:
         following = replace(following, recalled=False, look=(peak, spot_colours(colour, peak)) if still else spot.look)

@@ -133,10 +133,11 @@ def test_a_top_only_the_second_opinion_found_is_recalled_too() -> None:
     assert _centres(spots.settle([_peak(A)], STILL, colour)) == [(400, 300), (460, 300)]
 
 
-def test_a_top_found_again_where_one_was_lost_keeps_its_views_only_if_its_spot_looks_as_it_did() -> None:
-    """A Beetle climbs onto B while the hand hides B from the map: the top found there afterwards is
-    read afresh; had the spot looked as before, it would be B with B's views."""
-    for colours_after, views_after in ((90.0, 3), (160.0, 1)):
+def test_a_top_found_again_where_one_was_lost_is_that_top_only_if_its_spot_looks_as_it_did() -> None:
+    """A hand by B hides B from the map. Found there again with B's look, it is B, with B's views; with
+    another look (a Beetle climbed there, or B left a shaded gap), it is a new top: read afresh, and
+    believed only as a new top is (a faint one never)."""
+    for colours_after, heat, reported, views_after in ((90.0, 0.3, 2, 3), (160.0, 0.9, 1, 1), (160.0, 0.3, 1, 1)):
         spots = StillSpots()
         colour = np.full(MAP + (3,), 90.0)
         spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool), colour)
@@ -144,5 +145,5 @@ def test_a_top_found_again_where_one_was_lost_keeps_its_views_only_if_its_spot_l
         spots.settle([_peak(A), _peak(B)], STILL, colour)
         spots.views(B, np.eye(4)[1])
         spots.settle([_peak(A)], _moved_at(B), colour)
-        spots.settle([_peak(A), _peak(B)], STILL, np.full(MAP + (3,), colours_after))
+        assert len(spots.settle([_peak(A), _peak(B, heat=heat)], STILL, np.full(MAP + (3,), colours_after))) == reported
         assert len(spots.views(B, np.eye(4)[2])) == views_after
