@@ -141,19 +141,25 @@ def _remembered(spot: _Spot, peak: Peak | None, still: bool, colour: np.ndarray)
         if not still:
             lost = spot.lost + 1
             return replace(spot, present=False, recalled=False, lost=lost) if lost <= LOST_FRAMES else None
-        where, then = spot.look
-        if not unchanged(spot_colours(colour, where), then):
+        if not _looks_as_before(spot, colour):
             return None
         return replace(spot, present=True, recalled=True, lost=0, doubt=0, rest=spot.rest + 1)
-    if spot.lost and peak is not None and spot.look is not None:  # a top found again where one was lost
-        where, then = spot.look
-        if not (still and unchanged(spot_colours(colour, where), then)):
+    if spot.lost and peak is not None:  # a top found again where one was lost
+        if not (still and _looks_as_before(spot, colour)):
             return None  # maybe another tile, or a shaded gap where it lay: a new top for ``settle`` to judge
         spot = replace(spot, present=True, lost=0, doubt=0)
     following = _follow(spot, peak, still)
     if following is not None and peak is not None:
         following = replace(following, recalled=False, look=(peak, spot_colours(colour, peak)) if still else spot.look)
     return following
+
+
+def _looks_as_before(spot: _Spot, colour: np.ndarray) -> bool:
+    """Whether the spot's colours now are those it showed when last found still."""
+    if spot.look is None:
+        return False
+    where, then = spot.look
+    return unchanged(spot_colours(colour, where), then)
 
 
 def _follow(spot: _Spot, peak: Peak | None, still: bool) -> _Spot | None:
