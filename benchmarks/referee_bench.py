@@ -67,7 +67,7 @@ from rules.movegen import MOVERS, ant_moves, articulation_points, placeable_bugs
 from rules.observation import Observation  # noqa: E402
 from rules.record import GameRecord  # noqa: E402
 from rules.referee import Event, MisreadEvent, NeedsConfirmationEvent, Referee, RefereeConfig  # noqa: E402
-from rules.referee.identity import renamed  # noqa: E402
+from rules.referee.identity import parse_renaming, renamed  # noqa: E402
 from rules.referee.registration import Transform  # noqa: E402
 from rules.referee.synthetic import Noise, Pace, Shot, add_noise, film, observe  # noqa: E402
 from rules.sgf import load_sgf  # noqa: E402
@@ -185,7 +185,7 @@ def _is_true(referee: Referee, candidate: str, truth: Sequence[Move]) -> bool:
     board = referee.board.copy()
     texts = candidate.split("; ")
     if "=" in texts[0]:
-        old, new = (Piece.parse(name) for name in texts.pop(0).split("="))
+        old, new = parse_renaming(texts.pop(0))
         board = renamed(board, old, new.bug).board
     moves = list(board.move_stack) + [board.push_uhp(text) for text in texts]
     return same_game(moves, truth[:len(moves)])

@@ -37,6 +37,18 @@ class Renaming:
         return f"{self.old}={self.new}"
 
 
+def parse_renaming(text: str) -> tuple[Piece, Piece]:
+    """The tile as recorded and the piece it is, from ``"wG1=wA1"`` (``Renaming.text``);
+    ``ValueError`` says what is wrong with the text."""
+    old, equals, new = text.partition("=")
+    if not equals:
+        raise ValueError(f"{text!r}: write the tile as recorded, '=', and the piece it is, e.g. 'wG1=wA1'")
+    was, now = Piece.parse(old), Piece.parse(new)
+    if was.colour is not now.colour:
+        raise ValueError(f"{was} is {was.colour.title}'s: a tile keeps its colour ({now} is {now.colour.title}'s)")
+    return was, now
+
+
 def renamed(board: Board, old: Piece, bug: Bug) -> Renaming:
     """``board``'s game retold with the tile recorded as ``old`` a piece of ``bug`` (of its
     colour). ``ValueError`` says why not: ``old`` was never placed, the game has no such piece

@@ -32,7 +32,7 @@ from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent
 from .attempts import Attempt, Misread, offender
 from .doubt import (MOST_AT_ONCE, colour_doubt, lenient_moves_reason, many_moves_reason, missed_move_message,
                     second_move_message, unseen_move_reason, view_doubt)
-from .identity import Renaming, renamed, suspects
+from .identity import Renaming, parse_renaming, renamed, suspects
 from .inference import Explained, Explanation, judge, nearest_moves
 from .scene import Label, Scene, labels, moved, scene_of, tops
 from .registration import Transform, best_fit
@@ -541,12 +541,7 @@ class Referee:
         tile recorded as wG1 is an Ant; the numbers follow from the order the tiles were laid).
         The record is retold so; ``ValueError`` if it names no such tile or a move would then
         be illegal. The view is judged again against the retold record."""
-        old, equals, new = text.partition("=")
-        if not equals:
-            raise ValueError(f"{text!r}: write the tile as recorded, '=', and the piece it is, e.g. 'wG1=wA1'")
-        was, now = Piece.parse(old), Piece.parse(new)
-        if was.colour is not now.colour:
-            raise ValueError(f"{was} is {was.colour.title}'s: a tile keeps its colour ({now} is {now.colour.title}'s)")
+        was, now = parse_renaming(text)
         if self._over():
             raise ValueError("the game is over: undo the result before renaming a tile")
         events = self._retell(renamed(self.board, was, now.bug))
