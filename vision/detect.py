@@ -1,10 +1,11 @@
 """Frame in, ``rules.observation.Observation`` out: tiles, cells, colours, creatures, occlusion.
 
 Pipeline: ``tops_and_faint`` (tile map network; tiles too small for it looked for again where
-``TinyTiles`` says) -> ``StillSpots`` (tops kept or held back where nothing moved) -> ``place_tops`` (lattice, cells, levels), settled by a second opinion where the
-map is unsure (``vision.doubts``: faint tops, gaps, holes) -> per tile a rectified crop -> the
-creature network's embeddings (with those of the still frames before; a second, turned view
-of the unsure ones) -> the profile's nearest examples. A frame is flagged ``occluded`` instead
+``TinyTiles`` says) -> ``StillSpots`` (tops kept or held back where nothing moved) ->
+``place_tops`` (lattice, cells, levels), settled by a second opinion where the map is unsure
+(``vision.doubts``: faint tops, gaps, holes) -> per tile a rectified crop -> the creature
+network's embeddings (with those of the still frames before; a second, turned view of the
+unsure ones) -> the profile's nearest examples. A frame is flagged ``occluded`` instead
 of being reported as a (wrong) board when a hand or an object lies on or next to the hive.
 ``learn`` adds the tops a game record names to the profile's examples as play goes on.
 """
@@ -125,9 +126,7 @@ class Detector:
         doubted = [*on_table(faint), *held]  # faint peaks only: a strong new top the still frames hold back stays held
         located = self._located(frame, maps, settled, doubted)
         if cells is not None:
-            kept = {peak.centre.tobytes() for peak in settled}
-            self.still.vouch([Peak(t.centre, float(basis_pitch(t.basis)), t.score, t.white) for t in located.tiles
-                              if t.centre.tobytes() not in kept], moved, cells)
+            self.still.vouch(_second_opinions(located, settled), moved, cells)
         reads = assign(self._class_weights(frame, located))
         sightings = []
         for tile, (colour, bug, confidence) in zip(located.tiles, reads):
@@ -197,6 +196,13 @@ class Detector:
         blank = printless(crops)
         weights[blank] = doubtful(weights[blank])
         return weights
+
+
+def _second_opinions(located: Located, settled: list[Peak]) -> list[Peak]:
+    """The located tops that the still frames did not report (the second opinion's), as peaks."""
+    kept = {peak.centre.tobytes() for peak in settled}
+    return [Peak(t.centre, float(basis_pitch(t.basis)), t.score, t.white) for t in located.tiles
+            if t.centre.tobytes() not in kept]
 
 
 def doubtful(weights: np.ndarray) -> np.ndarray:
