@@ -23,7 +23,7 @@ from rules.observation import Observation, TileSighting
 from rules.pieces import Colour, Piece
 from vision.bare_table import BareTable
 from vision.creatures import CreatureEmbedder, turned
-from vision.doubts import FAINT_TOP, bridges, confirmed, holes
+from vision.doubts import FAINT_TOP, bridges, confirmed, first_top, holes
 from vision.features import rectified_crop
 from vision.lattice import basis_pitch
 from vision.locate import Located, LocatedTile, place_tops
@@ -143,16 +143,20 @@ class Detector:
 
     def _located(self, frame: np.ndarray, maps: TileMaps, tops: list[Peak], doubted: list[Peak]) -> Located:
         """The ``tops`` placed on the hive's lattice, settled by a second opinion (``vision.doubts``):
-        with the ``doubted`` candidates that look like your set's tops, with tops where the hive
-        fell apart, and without the holes in the hive taken for tops."""
-        located = place_tops(tops, maps, frame.shape)
-        extra = confirmed(frame, located, doubted, self.embedder, self.profile)
+        with the ``doubted`` candidates that look like your set's tops (next to the hive, or as
+        its first tile), with tops where the hive fell apart, and without the holes in the hive
+        taken for tops."""
+        located = place_tops(tops, maps, frame)
+        if located.tiles:
+            extra = confirmed(frame, located, doubted, self.embedder, self.profile)
+        else:
+            extra = first_top(frame, maps, doubted, self.embedder, self.profile)
         if extra:
             tops = [*tops, *extra]
-            located = place_tops(tops, maps, frame.shape)
+            located = place_tops(tops, maps, frame)
         joining = bridges(frame, located, self.embedder, self.profile)
         if joining:
-            located = place_tops([*tops, *joining], maps, frame.shape)
+            located = place_tops([*tops, *joining], maps, frame)
         hollow = holes(frame, located, self.embedder, self.profile)
         return replace(located, tiles=[t for t in located.tiles if all(t is not h for h in hollow)])
 

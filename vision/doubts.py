@@ -10,6 +10,9 @@ the styles benchmark's frames of six training styles, one set each enrolled from
   of it within LOOKS_LIKE cosine similarity of one of the profile's examples). Candidates passing
   were tiles 127 times in 132, three in ten of the tops the tile map had missed; table next to the
   hive and tiles' sides reach about 0.6.
+- ``first_top``: with no hive yet, the same test on the hottest faint candidates finds the game's
+  first tile (a white Beetle alone on a printed mat kept the map's heat at 0.42-0.46, so it was
+  seen only once the second tile was laid, and the two placements looked like one view's).
 - ``bridges``: the hive is one, so a free cell joining parts of it that fell apart, looking like
   your set's tops (the same test) and not quite cold on the map, holds a top the tile map
   missed. Half the frames with a top missed showed a hive in parts; frames whose tops were all
@@ -35,11 +38,12 @@ from rules.hexgrid import Hex, neighbours
 from vision.creatures import CreatureEmbedder
 from vision.features import rectified_crop
 from vision.lattice import hex_round
-from vision.locate import Located, LocatedTile
+from vision.locate import Located, LocatedTile, place_tops
 from vision.profile import CreatureProfile
-from vision.tilemaps import Peak, peak_at
+from vision.tilemaps import Peak, TileMaps, peak_at
 
 FAINT_TOP = 0.12  # centre heat a doubted candidate must still reach
+FIRST_TRIES = 3  # with no hive yet, the hottest doubted candidates looked at as its first tile
 LOOKS_LIKE = 0.88  # cosine similarity to the nearest enrolled example that confirms a candidate
 NEAR_CENTRE = 0.3  # pitches from its cell's centre within which a candidate must lie
 MAX_BRIDGES = 4  # tops at most added to join the parts of a hive fallen apart
@@ -72,6 +76,19 @@ def confirmed(frame: np.ndarray, located: Located, doubted: list[Peak], embedder
     likeness = _likeness(frame, [(peak.centre, lattice.basis(cell)) for cell, peak in options.items()],
                          embedder, profile)
     return [peak for peak, like in zip(options.values(), likeness) if like >= LOOKS_LIKE]
+
+
+def first_top(frame: np.ndarray, maps: TileMaps, doubted: list[Peak], embedder: CreatureEmbedder,
+              profile: CreatureProfile) -> list[Peak]:
+    """With no top located in a BGR ``frame`` (its tile ``maps``): the hottest of the ``doubted``
+    candidates (of the FIRST_TRIES hottest) that looks like the set's tops, as the hive's first
+    tile (``confirmed`` has no hive for it to lie next to); none if no candidate does."""
+    hottest = sorted(doubted, key=lambda peak: -peak.score)[:FIRST_TRIES]
+    if not hottest:
+        return []
+    alone = [place_tops([peak], maps, frame).tiles[0] for peak in hottest]
+    likeness = _likeness(frame, [(tile.centre, tile.basis) for tile in alone], embedder, profile)
+    return next(([peak] for peak, like in zip(hottest, likeness) if like >= LOOKS_LIKE), [])
 
 
 def bridges(frame: np.ndarray, located: Located, embedder: CreatureEmbedder, profile: CreatureProfile

@@ -109,16 +109,17 @@ def hex_round(axial: np.ndarray) -> np.ndarray:
     return np.column_stack([rx, rz]).astype(int)
 
 
-def fit_lattice(centres: np.ndarray, pitch_guess: float, frame_size: tuple[int, int]
+def fit_lattice(centres: np.ndarray, pitch_guess: float, frame_size: tuple[int, int], angle: float = 0.0
                 ) -> tuple[Lattice, list[Hex]] | None:
     """The lattice through ``centres`` (N, 2) and each centre's cell; None for no centres.
 
-    ``frame_size`` (width, height) sets the assumed pinhole camera used to recover ``Lattice.up``.
+    ``frame_size`` (width, height) sets the assumed pinhole camera used to recover ``Lattice.up``;
+    ``angle`` (radians, of the east step) is the lattice's turn where no two centres are neighbours.
     """
     centres = np.asarray(centres, np.float64).reshape(-1, 2)
     if len(centres) == 0:
         return None
-    basis = _affine_basis(centres, pitch_guess)
+    basis = _affine_basis(centres, pitch_guess, angle)
     cells = _spread_coordinates(centres, basis)
     lattice = _fit_homography(centres, cells, basis, frame_size)
     for _ in range(2):
@@ -145,11 +146,12 @@ def _neighbour_pairs(centres: np.ndarray, pitch: float) -> tuple[np.ndarray, np.
     return np.column_stack([i, j]), diff[i, j]
 
 
-def _affine_basis(centres: np.ndarray, pitch_guess: float) -> np.ndarray:
-    """Pixel steps (2, 2) for east and south-east, fitted to all neighbour offsets."""
+def _affine_basis(centres: np.ndarray, pitch_guess: float, angle: float) -> np.ndarray:
+    """Pixel steps (2, 2) for east and south-east, fitted to all neighbour offsets (with none,
+    turned by ``angle``)."""
     _, offsets = _neighbour_pairs(centres, pitch_guess)
     if len(offsets) == 0:
-        angle, pitch = 0.0, pitch_guess
+        pitch = pitch_guess
     else:
         folded = np.exp(6j * np.arctan2(offsets[:, 1], offsets[:, 0])).mean()
         angle, pitch = float(np.angle(folded) / 6), float(np.median(np.linalg.norm(offsets, axis=1)))

@@ -3,13 +3,15 @@
 The tile map network (``vision.tilemaps``) finds tile-top centres wherever tiles lie, touching
 or not, without relying on a rim between faces. The lattice fitted to those centres gives
 every top its cell, and the lattice lifted by whole tile thicknesses its stack level: a top
-lies at the level whose lifted lattice explains its centre best.
+lies at the level whose lifted lattice explains its centre best. A lone top (the game's first
+tile) has no neighbour to turn the lattice by: its outline's edges do.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from rules.hexgrid import Hex
@@ -18,6 +20,7 @@ from vision.lattice import PERSPECTIVE_TILES, Lattice, basis_pitch, fit_lattice,
 from vision.tilemaps import Peak, TileMapper, TileMaps, median_pitch, tile_tops
 
 MAX_LEVEL = 6  # a stack top is looked for up to this many tiles high
+OUTLINE_RING = (0.35, 0.65)  # pitches from a lone top's centre where its outline's edges are looked for
 LEVEL_PENALTY = 0.06  # pitches of fit error a stack one level higher must save to be believed (the tile map places centres less exactly than face outlines did)
 
 
@@ -45,16 +48,17 @@ class Located:
 def locate_tiles(frame: np.ndarray, mapper: TileMapper) -> Located:
     """Find every tile top in a BGR frame and give it lattice coordinates (one per cell)."""
     maps, found = tile_tops(mapper, frame)
-    return place_tops(found, maps, frame.shape)
+    return place_tops(found, maps, frame)
 
 
-def place_tops(found: list[Peak], maps: TileMaps, frame_shape: tuple[int, ...]) -> Located:
-    """Give the tops ``found`` in a frame of ``frame_shape`` lattice coordinates (one per cell)."""
+def place_tops(found: list[Peak], maps: TileMaps, frame: np.ndarray) -> Located:
+    """Give the tops ``found`` in a BGR ``frame`` lattice coordinates (one per cell)."""
     if not found:
         return Located([], None, maps)
-    height, width = frame_shape[:2]
+    height, width = frame.shape[:2]
     centres = np.array([p.centre for p in found])
-    lattice, _ = fit_lattice(centres, median_pitch(found), (width, height))
+    angle = outline_angle(frame, found[0]) if len(found) == 1 else 0.0
+    lattice, _ = fit_lattice(centres, median_pitch(found), (width, height), angle)
     levels = [lattice.lifted(k) for k in range(MAX_LEVEL)]
     cells, levels_of = cells_and_levels(centres, levels)
     flat = [i for i, level in enumerate(levels_of) if level == 1]
@@ -63,6 +67,22 @@ def place_tops(found: list[Peak], maps: TileMaps, frame_shape: tuple[int, ...]) 
         levels = [lattice.lifted(k) for k in range(MAX_LEVEL)]
         cells, levels_of = cells_and_levels(centres, levels)
     return Located(_one_per_cell(found, cells, levels_of, levels), lattice, maps)
+
+
+def outline_angle(frame: np.ndarray, top: Peak) -> float:
+    """The turn (radians, modulo 60 degrees) of the lattice steps of a BGR ``frame``'s ``top``:
+    its hexagon's edges lie across the steps, so their gradients, their angles folded by six,
+    point along them."""
+    inner, outer = (top.pitch * share for share in OUTLINE_RING)
+    reach = int(np.ceil(outer)) + 1
+    x0, y0 = (max(int(round(v)) - reach, 0) for v in top.centre)
+    window = cv2.cvtColor(frame[y0:y0 + 2 * reach + 1, x0:x0 + 2 * reach + 1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx, gy = cv2.Sobel(window, cv2.CV_32F, 1, 0), cv2.Sobel(window, cv2.CV_32F, 0, 1)
+    rows, cols = np.indices(window.shape)
+    distance = np.hypot(cols + x0 - top.centre[0], rows + y0 - top.centre[1])
+    ring = (distance > inner) & (distance < outer)
+    folded = ((gx[ring] ** 2 + gy[ring] ** 2) * np.exp(6j * np.arctan2(gy[ring], gx[ring]))).sum()
+    return float(np.angle(folded) / 6)
 
 
 def _one_per_cell(found: list[Peak], cells: list[Hex], levels_of: list[int], levels: list[Lattice]

@@ -18,7 +18,8 @@ explain it:
   identity the game already knows (it stayed put, or its origin shows which piece moved: a
   piece cannot turn into another, so that is the camera's mistake), a tile missing
   beside a tall stack may be hidden by it (its absence proves nothing), and one tile seen in
-  a hole of the hive where no move put a piece may be the table seen through the hole.
+  a hole of the hive (or, read unsure, in a bay of it) where no move put a piece may be the table
+  seen through the hole.
 
 When nothing legal fits, ``attempts.reconstruct`` names the move someone attempted, or
 reports a misread; ``nearest_moves`` then says which legal moves come closest, for a person
@@ -49,6 +50,7 @@ _SEARCHES = [(0, False, False), (1, False, False), (2, False, False), (2, True, 
 # of the view and a misread could explain what really was a move
 LENIENT_AGREEING = 4
 TALL_STACK = 3  # a stack this high may hide a tile beside it from an oblique camera
+BAY_SIDES = 5  # neighbours of a bay in the hive where an unsure read may be the table, shaded
 
 
 # ------------------------------------------------------------------ verdicts
@@ -292,8 +294,10 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
 
 def _hole_phantom(before: Mapping[Hex, Label], seen: Scene) -> set[Hex]:
     """The cell of a tile seen where the position ``before`` has none, in a hole of the hive (all
-    six neighbours seen), if there is exactly one: the table seen through the hole, taken for a tile."""
-    holes = {c for c in seen if c not in before and all(n in seen for n in neighbours(c))}
+    six neighbours seen, or five with the read unsure: a bay the tiles round it shade), if there is
+    exactly one: the table seen through the hole, taken for a tile."""
+    holes = {c for c in seen if c not in before
+             and sum(n in seen for n in neighbours(c)) >= (6 if seen[c].sure else BAY_SIDES)}
     return holes if len(holes) == 1 else set()
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from table_sim import kinds, of, table_uhps, uhps
 
 from rules import Bug, Colour, Piece
@@ -250,6 +252,19 @@ def test_a_tile_seen_in_a_hole_of_the_hive_is_the_table_through_it(table) -> Non
     t.hand()
     t.play("bG1 \\bQ")
     assert [e.uhp for e in of(t.still(), "move")] == [table_uhps(t)[-1]]  # the phantom gone, nothing amiss
+
+
+@pytest.mark.parametrize("confidence, recorded", [(0.4, True), (0.99, False)])
+def test_an_unsure_tile_seen_in_a_bay_of_the_hive_is_the_table_there(table, confidence: float, recorded: bool) -> None:
+    """A bay with five sides shades the table in it: read unsure there, it is taken for the table
+    (the rendered world: a black bay read as a Ladybug, 0.57 to 0.32, beside a placed tile); read
+    surely, it is a tile that no legal move explains."""
+    t = table(*RING[:-1], game_type="Base", config=RefereeConfig(stable_seconds=0.3, misread_after_seconds=0.5))
+    bay = t.transform.apply((0, 1))
+    t.hand()
+    t.play("bG1 \\bQ")
+    events = t.still(10, tiles=(*t.seen(), TileSighting(bay[0], bay[1], Colour.BLACK, Bug.LADYBUG, confidence, 1)))
+    assert (kinds(events) == ["move"] and uhps(t.referee)[-1] == "bG1 \\bQ") is recorded
 
 
 def test_a_tile_seen_in_a_gap_open_to_the_table_is_no_phantom(table) -> None:

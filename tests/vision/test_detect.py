@@ -53,6 +53,14 @@ def test_all_sixteen_creature_classes_after_one_photo(detector: Detector, seed: 
     assert (located, creatures, phantoms) == (16, 16, 0)
 
 
+def test_a_lone_tile_turned_half_a_lattice_step_is_read(detector: Detector) -> None:
+    """The game's first tile, turned 30 degrees: its crop is turned by its outline, not taken square."""
+    frame, _ = render_position({(0, 0): [Piece.parse("bB1")]}, Conditions(height_mm=500, tilt_deg=15, yaw_deg=30, seed=33))
+    detector.forget()
+    tile, = detector.detect(frame).tiles
+    assert (tile.colour, tile.bug) == (Colour.BLACK, Bug.BEETLE) and tile.confidence > 0.9
+
+
 def test_beetle_on_a_stack_is_the_top_with_a_height_hint(detector: Detector) -> None:
     stack = [Piece.parse("wQ"), Piece.parse("bB1")]
     position = {(0, 0): stack, (1, 0): [Piece.parse("bA1")], (-1, 0): [Piece.parse("wG1")],

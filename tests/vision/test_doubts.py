@@ -9,7 +9,7 @@ import numpy as np
 from rules.hexgrid import neighbours
 from rules.pieces import Piece
 from vision.creatures import CreatureEmbedder
-from vision.doubts import bridges, confirmed, holes
+from vision.doubts import bridges, confirmed, first_top, holes
 from vision.lattice import hex_round
 from vision.locate import Located, locate_tiles
 from vision.profile import demo_profile
@@ -75,6 +75,18 @@ def test_a_candidate_on_a_taken_cell_or_away_from_the_hive_is_not_asked_about() 
     far = end + 3 * step  # a tile-like spot three cells from the hive: not next to any top
     doubted = [Peak(end, 40.0, 0.25, 0.0, 0.1), Peak(far, 40.0, 0.3, 0.5, 0.1)]
     assert confirmed(frame, located, doubted, CreatureEmbedder(), demo_profile()) == []
+
+
+def test_with_no_hive_yet_a_faint_candidate_that_looks_like_a_top_is_the_first_tile() -> None:
+    frame, truth = render_position({(0, 0): [Piece.parse("wB1")]}, VIEW)
+    maps = MAPPER.maps(frame)
+    tile = np.asarray(truth.tiles[0].px, float)
+    table = tile + [2.5 * truth.pitch_px, 0.0]  # bare table two cells away
+    on_table = Peak(table, truth.pitch_px, 0.4, 0.5, 0.1)
+    found = first_top(frame, maps, [on_table, Peak(tile, truth.pitch_px, 0.3, 1.0, 0.1)],
+                      CreatureEmbedder(), demo_profile())
+    assert [tuple(p.centre) for p in found] == [tuple(tile)]  # the hotter table candidate is not taken
+    assert first_top(frame, maps, [on_table], CreatureEmbedder(), demo_profile()) == []
 
 
 RING = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)]

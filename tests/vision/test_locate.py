@@ -9,8 +9,8 @@ from rules.hexgrid import distance, neighbours
 from rules.pieces import Piece
 from vision.compare import align
 from vision.lattice import fit_lattice, hex_round
-from vision.locate import locate_tiles
-from vision.tilemaps import TileMapper, peaks
+from vision.locate import locate_tiles, outline_angle
+from vision.tilemaps import Peak, TileMapper, peaks
 from vision.render.camera import SyntheticCamera
 from vision.render.scene import GAP_MM, TILE_SIZES, Conditions, cell_centre_mm, random_conditions, render_position
 
@@ -159,3 +159,15 @@ def test_a_hive_too_small_for_one_look_to_find_any_top_is_found_by_a_closer_look
     tops = locate_tiles(frame, MAPPER).tiles
     found = [t for t in truth.tiles if any(np.linalg.norm(top.centre - t.px) < 0.4 * truth.tile_px for top in tops)]
     assert len(found) >= 10 and len(tops) <= len(truth.tiles)
+
+
+@pytest.mark.parametrize("yaw", [10, 25, 45])
+def test_a_lone_tops_outline_turns_the_lattice_as_a_neighbour_would(yaw: float) -> None:
+    """With no neighbour to say how the lattice lies, a lone top's edges do (modulo 60 degrees)."""
+    view = Conditions(height_mm=500, tilt_deg=15, yaw_deg=yaw, seed=3)
+    _, pair = render_position({(0, 0): [Piece.parse("wS1")], (1, 0): [Piece.parse("bQ")]}, view)
+    east = np.subtract(*[t.px for t in sorted(pair.tiles, key=lambda t: -t.cell[0])])
+    frame, alone = render_position({(0, 0): [Piece.parse("wS1")]}, view)
+    top = Peak(np.array(alone.tiles[0].px), alone.pitch_px, 1.0, 1.0)
+    turn = np.degrees(outline_angle(frame, top) - np.arctan2(east[1], east[0]))
+    assert abs((turn + 30) % 60 - 30) < 5
