@@ -40,7 +40,9 @@ OCCLUDER_TILE_FRACTION = 0.5  # a hand this big (in tile faces) near the hive hi
 EMPTY_VIEW_SHARE = 0.01  # with no tile in view, this share of hand or object means something blocks it
 HAND_REACH = 2.5  # pitches from a tile within which a hand counts
 HAND_WIDTH = 0.6  # pitches: narrower streaks of 'hand' (a frame's border, a table's seam) are not a hand
-OBJECT_REACH = 0.9  # pitches: a still object counts only over the hive itself
+OBJECT_REACH = 0.9  # pitches: a still object counts only over the hive itself ...
+OBJECT_TILES = 2.0  # ... and only if it is at least this many tile faces big (a cup is about four; a dark top a
+# dozen pixels wide can look like a sliver of one)
 SECOND_LOOK = 0.9  # a top read less surely than this from one view is also embedded turned half round
 HALF_TURN = 3  # sixths
 LEARNT_TOPS = 3  # tiles of each class whose crops (and views) are kept once a game record names them
@@ -223,8 +225,8 @@ def doubtful(weights: np.ndarray) -> np.ndarray:
 
 
 def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:
-    """True if a hand at least half a tile big lies within reach of the hive, or an object over it
-    (or, with no tile seen, if either is in view at all). A hand must have moved since the last
+    """True if a hand at least half a tile big lies within reach of the hive, or an object at least
+    two tiles big over it (or, with no tile seen, if either is in view at all). A hand must have moved since the last
     frame (``moved``: map cells) somewhere: what looks like skin but lies still is the table."""
     classes = located.maps.classes
     pitch = pitch_px(located) / STRIDE if located.tiles else 0.0
@@ -232,6 +234,7 @@ def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:
     thing = classes[OBJECT] > 0.5
     if not located.tiles:
         return bool((hand | thing).mean() > EMPTY_VIEW_SHARE)
+    thing = _at_least_cells(thing, OBJECT_TILES * 0.87 * pitch ** 2)
     distance = _distance_to_tiles(located, hand.shape)
     near_hand = int((hand & (distance < HAND_REACH * pitch)).sum())
     over_thing = int((thing & (distance < OBJECT_REACH * pitch)).sum())
@@ -248,6 +251,14 @@ def pitch_px(located: Located) -> float:
 def _at_least(mask: np.ndarray, width: float) -> np.ndarray:
     """``mask`` without the parts narrower than ``width`` map cells (a morphological opening)."""
     return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, disc_kernel(width)).astype(bool)
+
+
+def _at_least_cells(mask: np.ndarray, cells: float) -> np.ndarray:
+    """``mask`` without its connected parts of fewer than ``cells`` map cells."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
+    keep = stats[:, cv2.CC_STAT_AREA] >= cells
+    keep[0] = False
+    return keep[labels]
 
 
 def _distance_to_tiles(located: Located, shape: tuple[int, ...]) -> np.ndarray:

@@ -10,13 +10,14 @@ import pytest
 
 from rules.pieces import Bug, Colour, Piece
 from vision.compare import align
-from vision.detect import WHITE_CLASSES, Detector, doubtful
+from vision.detect import WHITE_CLASSES, Detector, doubtful, occluder_near_hive
 from vision.enroll import enroll
-from vision.locate import locate_tiles
+from vision.locate import Located, LocatedTile, locate_tiles
 from vision.profile import CLASSES
 from vision.still import MAX_VIEWS, REVIEW_EVERY
 from vision.render.photos import enrollment_photos
 from vision.render.scene import Conditions, random_conditions, render_position
+from vision.tilemaps import CLASSES as MAP_CLASSES, OBJECT, STRIDE, TileMaps
 
 NAMES = ["wQ", "bQ", "wA1", "bA1", "wG1", "bG1", "wS1", "bS1", "wB1", "bB1", "wM", "bM", "wL", "bL", "wP", "bP"]
 # a ring-and-tail shape of all sixteen classes (vision needs no legal position)
@@ -91,6 +92,22 @@ def test_clean_frames_are_not_flagged(detector: Detector) -> None:
     for seed in range(3):
         frame, _ = render_position(position, random_conditions(np.random.default_rng(seed + 20)))
         assert not detector.detect(frame).occluded
+
+
+@pytest.mark.parametrize("faces, flagged", [(1.0, False), (3.0, True)])
+def test_a_still_object_over_the_hive_flags_the_frame_only_if_it_is_as_big_as_a_cup(faces: float, flagged: bool) -> None:
+    """A cup is about four tile faces big; a dark top a dozen pixels wide that the map takes for a
+    sliver of one is not an object over the hive."""
+    pitch = 2.5 * STRIDE  # tiles 20 pixels apart
+    basis = pitch * np.array([[1.0, 0.0], [0.5, 0.866]])
+    tiles = [LocatedTile((q, 0), np.array([200.0 + q * pitch, 200.0]), Colour.BLACK, 0.0, basis, 1, 0.0, 0.9)
+             for q in range(4)]
+    classes = np.zeros((len(MAP_CLASSES), 50, 60), np.float32)
+    side = int(round(np.sqrt(faces * 0.87) * pitch / STRIDE))  # a square blob of ``faces`` tile faces
+    classes[OBJECT, 24:24 + side, 27:27 + side] = 1.0  # over the row's middle tiles
+    maps = TileMaps(np.zeros((50, 60)), np.zeros((2, 50, 60)), np.zeros((50, 60)), classes)
+    still = np.zeros((50, 60), bool)
+    assert occluder_near_hive(Located(tiles, None, maps), still) is flagged
 
 
 def test_empty_table_and_table_with_only_a_hand(detector: Detector) -> None:
