@@ -41,8 +41,8 @@ EMPTY_VIEW_SHARE = 0.01  # with no tile in view, this share of hand or object me
 HAND_REACH = 2.5  # pitches from a tile within which a hand counts
 HAND_WIDTH = 0.6  # pitches: narrower streaks of 'hand' (a frame's border, a table's seam) are not a hand
 OBJECT_REACH = 0.9  # pitches: a still object counts only over the hive itself ...
-OBJECT_TILES = 2.0  # ... and only if it is at least this many tile faces big (a cup is about four; a dark top a
-# dozen pixels wide can look like a sliver of one)
+OBJECT_TILES = 2.0  # ... and only if at least this many tile faces big (a cup is about four; a dark top
+# a dozen pixels wide can look like a sliver of one)
 SECOND_LOOK = 0.9  # a top read less surely than this from one view is also embedded turned half round
 HALF_TURN = 3  # sixths
 LEARNT_TOPS = 3  # tiles of each class whose crops (and views) are kept once a game record names them
@@ -226,8 +226,9 @@ def doubtful(weights: np.ndarray) -> np.ndarray:
 
 def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:
     """True if a hand at least half a tile big lies within reach of the hive, or an object at least
-    two tiles big over it (or, with no tile seen, if either is in view at all). A hand must have moved since the last
-    frame (``moved``: map cells) somewhere: what looks like skin but lies still is the table."""
+    two tiles big over it (or, with no tile seen, if either is in view at all). A hand must have
+    moved since the last frame (``moved``: map cells) somewhere: what looks like skin but lies
+    still is the table."""
     classes = located.maps.classes
     pitch = pitch_px(located) / STRIDE if located.tiles else 0.0
     hand = touching(_at_least(classes[HAND] > 0.5, HAND_WIDTH * pitch), moved)
@@ -255,7 +256,7 @@ def _at_least(mask: np.ndarray, width: float) -> np.ndarray:
 
 def _at_least_cells(mask: np.ndarray, cells: float) -> np.ndarray:
     """``mask`` without its connected parts of fewer than ``cells`` map cells."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
     keep = stats[:, cv2.CC_STAT_AREA] >= cells
     keep[0] = False
     return keep[labels]
