@@ -157,10 +157,12 @@ def watch(referee: Referee, shots: Iterable[Shot], camera: Camera, truth: Sequen
 def _correct(referee: Referee, truth: Sequence[Move], made: int) -> list[Event]:
     """The events of a person correcting a misread with the moves made on the table since the
     record (the first ``made`` of ``truth``), if the record is ``truth`` so far (up to a turn of
-    the board) and moves were made. Each is typed as the legal move that goes on as ``truth`` does."""
+    the board; after ``_rename`` if need be) and moves were made. Each is typed as the legal move
+    that goes on as ``truth`` does."""
+    events = _rename(referee, truth)
     recorded = [entry.move for entry in referee.record.moves]
     if len(recorded) >= made or not same_game(recorded, truth[:len(recorded)]):
-        return []
+        return events
     board, texts = referee.board.copy(), []
     for move in truth[len(recorded):made]:
         typed = next(m for m in board.legal_moves if same_game(recorded + [m], truth[:len(recorded) + 1]))
@@ -168,7 +170,24 @@ def _correct(referee: Referee, truth: Sequence[Move], made: int) -> list[Event]:
             texts.append(board.uhp(typed))
         board.push(typed)
         recorded.append(typed)
-    return referee.correct("; ".join(texts))
+    return events + referee.correct("; ".join(texts))
+
+
+def _rename(referee: Referee, truth: Sequence[Move]) -> list[Event]:
+    """The events of a person renaming the tile the record names as the wrong creature (the
+    page's rename), where the record retold so is ``truth`` so far; none otherwise."""
+    recorded = [entry.move for entry in referee.record.moves]
+    wrong = next(((move.piece, true.piece) for move, true in zip(recorded, truth)
+                  if move.piece is not true.piece and move.origin is None), None)
+    if wrong is None or wrong[0] is None or wrong[1] is None or wrong[0].colour is not wrong[1].colour:
+        return []
+    try:
+        told = renamed(referee.board, wrong[0], wrong[1].bug)
+    except ValueError:
+        return []
+    if not same_game(told.board.move_stack, truth[:len(recorded)]):
+        return []
+    return referee.rename(told.text)
 
 
 def _answer(referee: Referee, question: NeedsConfirmationEvent, truth: Sequence[Move]) -> list[Event]:
@@ -408,6 +427,7 @@ class GameResult:
     wrong_rule: str = ""
     style: str = ""
     enrollment_failed: str = ""
+    nearer: bool = False  # filmed from a camera brought nearer, as enrollment asked
     frames: int = 0
     render_seconds: float = 0.0
     detect_seconds: float = 0.0
@@ -452,7 +472,7 @@ def play_game(index: int, path: Path, options: Options) -> GameResult:
     if stats is not None:
         result.frames, result.raised, result.cut = stats.frames, stats.raised, stats.cut
         result.render_seconds, result.detect_seconds = stats.render_seconds, stats.detect_seconds
-        result.enrollment_failed = stats.enrollment_failed
+        result.enrollment_failed, result.nearer = stats.enrollment_failed, stats.nearer
     result.style = style or ""
     result.seconds = time.perf_counter() - started
     return result
@@ -466,7 +486,7 @@ def progress(done: int, total: int, result: GameResult) -> str:
     clean = result.equal and not result.asked
     injected = (f"{result.kind}: {'right rule' if result.right_rule else 'WRONG RULE'}, "
                 f"{'went on' if result.went_on else 'DID NOT GO ON'}") if result.kind else "no injection"
-    frames = f", {result.frames} frames" if result.frames else ""
+    frames = (f", {result.frames} frames" if result.frames else "") + (", camera brought nearer" if result.nearer else "")
     return (f"[{done}/{total}] {result.name}: {result.moves} moves, "
             f"{'exact' if clean else 'equal, asked' if result.equal else 'DIFFERS'}, "
             + (f"questions {dict(Counter(result.asked))}, " if result.asked else "")
@@ -525,7 +545,8 @@ def report(results: list[GameResult], args: argparse.Namespace, seconds: float) 
         print(f"frames rendered and recognised: {frames}; per frame: render "
               f"{1000 * sum(r.render_seconds for r in results) / frames:.1f} ms, recognition "
               f"{1000 * sum(r.detect_seconds for r in results) / frames:.1f} ms; camera raised to see the "
-              f"whole hive in {sum(r.raised for r in results)} films, hive cut off in {sum(r.cut for r in results)}")
+              f"whole hive in {sum(r.raised for r in results)} films, hive cut off in {sum(r.cut for r in results)}; "
+              f"camera brought nearer as enrollment asked in {sum(r.nearer for r in results)} games")
     peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     print(f"peak RSS of one process: {peak / 1024:.0f} MB")
     if args.world:

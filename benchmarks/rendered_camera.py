@@ -10,8 +10,8 @@ where it was (or from beside the hive) to where it goes. A shot's registration
 the whole hive slides a few millimetres. With a ``style``, the game is filmed in the wide
 physical world (``vision.render.world``: any tile size and thickness, table, lamps, lens) in
 that art style, and the set is enrolled first from one photo of the documented layout on the
-same table, as a user would (taken again nearer if hivecam finds its tiles too small; the
-built-in profile if that enrollment fails).
+same table, as a user would (taken again nearer if hivecam finds its tiles too small, the game
+then filmed from there; the built-in profile if that enrollment fails).
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ class FrameStats:
     raised: int = 0  # films whose camera was raised above its drawn height to see the whole hive
     cut: int = 0  # films whose hive did not fit in the view even at MAX_HEIGHT_MM
     enrollment_failed: str = ""  # wide world: why the set's enrollment failed (the built-in profile was used)
+    nearer: bool = False  # wide world: the camera was brought nearer, as enrollment asked, and filmed from there
 
 
 @dataclass(frozen=True)
@@ -92,17 +93,19 @@ class RenderedCamera:
             self.base = replace(random_world(self.rng, style), hand=False, objects=(), aim_mm=(0.0, 0.0),
                                 bump_mm=(0.0, 0.0))
             self.thickness, self.pitch = self.base.thickness_mm, self.base.flats_mm + self.base.gap_mm
-            profile = self._enrolled(self.base, photos)
+            profile, told = self._enrolled(self.base, photos)
+            self.stats.nearer, self.base = told.height_mm < self.base.height_mm, told
         self.detector = Detector(profile, light=SessionLight())  # one session: one table, one camera
 
-    def _enrolled(self, conditions: Conditions, photos: int) -> CreatureProfile:
+    def _enrolled(self, conditions: Conditions, photos: int) -> tuple[CreatureProfile, Conditions]:
         """The set enrolled from ``photos`` photos of the documented layout on this table (taken again
-        nearer if hivecam asks; the built-in profile if that fails)."""
+        nearer if hivecam asks, where the camera then stays for the game; the built-in profile if
+        that fails), and the conditions the game is filmed in."""
         try:
             return enrolled_as_told(DEFAULT_LAYOUT, conditions, photos)
         except CalibrationError as exc:
             self.stats.enrollment_failed = str(exc)
-            return default_profile()
+            return default_profile(), conditions
 
     def __call__(self, shots: Iterable[Shot]) -> Iterator[Observation]:
         shots = list(shots)

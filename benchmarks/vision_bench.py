@@ -207,7 +207,7 @@ def style_enrollment(style: str, rng: np.random.Generator, photos: int = 1) -> E
     world = replace(random_world(rng, style), hand=False, objects=(), aim_mm=(0.0, 0.0))  # the user frames the layout
     look = {"art_variant": world.art_variant, "mono": world.mono}
     try:
-        return Enrolled(enrolled_as_told(layout, world, photos), name, look)
+        return Enrolled(enrolled_as_told(layout, world, photos)[0], name, look)
     except CalibrationError as exc:
         return Enrolled(str(exc), name, look)
 

@@ -175,7 +175,9 @@ def test_a_photo_whose_tiles_are_too_small_to_learn_from_says_how_much_closer_to
     with pytest.raises(enrollment.TooFar, match=r"only [5-9] pixels apart.*bring the camera to about") as raised:
         enroll([framed_photo(DEFAULT_LAYOUT, far)])
     assert 0.2 < raised.value.nearer < 0.45
-    assert "not found" not in enrolled_as_told(DEFAULT_LAYOUT, far).note  # the photo taken again that near
+    profile, moved = enrolled_as_told(DEFAULT_LAYOUT, far)
+    assert "not found" not in profile.note  # the photo taken again that near, where the camera stays
+    assert moved.height_mm == pytest.approx(far.height_mm * raised.value.nearer)
 
 
 def test_tiles_just_too_small_are_refused_even_when_every_piece_is_found(monkeypatch) -> None:
@@ -226,7 +228,7 @@ def test_a_user_told_to_add_a_photo_of_the_block_turned_half_round_enrolls_both(
     """The simulated user's second photo shows the block turned half round, and the same layout
     text finds every piece in it: twice the examples of one photo."""
     conditions = Conditions(seed=11)
-    one, two = (enrolled_as_told(DEFAULT_LAYOUT, conditions, photos) for photos in (1, 2))
+    one, two = (enrolled_as_told(DEFAULT_LAYOUT, conditions, photos)[0] for photos in (1, 2))
     assert "not found" not in two.note
     assert len(two.vectors) == 2 * len(one.vectors)
     photos: list[np.ndarray] = []

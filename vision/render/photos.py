@@ -34,15 +34,17 @@ def framed_photo(layout: str, conditions: Conditions, tries: int = 8) -> np.ndar
     return photo
 
 
-def enrolled_as_told(layout: str, conditions: Conditions, photos: int = 1) -> CreatureProfile:
+def enrolled_as_told(layout: str, conditions: Conditions, photos: int = 1) -> tuple[CreatureProfile, Conditions]:
     """The set enrolled from ``photos`` framed photos of ``layout``, as a user does it: each photo
     after the first shows the block turned half round from the one before (as the calibration page
     asks: glare and blur then fall on other tops), and photos whose tiles hivecam finds too small
-    are taken once more, the camera as near as the error asks."""
+    are taken once more, the camera as near as the error asks. Returns the profile and the
+    conditions the camera was left in (``conditions``, or nearer as asked)."""
     try:
-        return _enrolled(layout, conditions, photos)
+        return _enrolled(layout, conditions, photos), conditions
     except TooFar as exc:
-        return _enrolled(layout, replace(conditions, height_mm=conditions.height_mm * exc.nearer), photos)
+        nearer = replace(conditions, height_mm=conditions.height_mm * exc.nearer)
+        return _enrolled(layout, nearer, photos), nearer
 
 
 def _enrolled(layout: str, conditions: Conditions, photos: int) -> CreatureProfile:
