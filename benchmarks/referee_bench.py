@@ -177,12 +177,12 @@ def _rename(referee: Referee, truth: Sequence[Move]) -> list[Event]:
     """The events of a person renaming the tile the record names as the wrong creature (the
     page's rename), where the record retold so is ``truth`` so far; none otherwise."""
     recorded = [entry.move for entry in referee.record.moves]
-    wrong = next(((move.piece, true.piece) for move, true in zip(recorded, truth)
-                  if move.piece is not true.piece and move.origin is None), None)
-    if wrong is None or wrong[0] is None or wrong[1] is None or wrong[0].colour is not wrong[1].colour:
+    old, new = next(((move.piece, true.piece) for move, true in zip(recorded, truth)
+                     if move.piece is not true.piece and move.origin is None), (None, None))
+    if old is None or new is None or old.colour is not new.colour:
         return []
     try:
-        told = renamed(referee.board, wrong[0], wrong[1].bug)
+        told = renamed(referee.board, old, new.bug)
     except ValueError:
         return []
     if not same_game(told.board.move_stack, truth[:len(recorded)]):
