@@ -26,7 +26,8 @@ The referee asks instead of flagging an illegal move (``Referee._illegal``) in e
 - any illegal move to a cell ``APART`` or more cells from every tile seen and every stack of the
   position: no one plays a tile that far from the hive; a piece set down beside the game, or the
   table's print taken for a tile, is likelier (a flower on a cloth taken for the first tile made
-  the real first tile look like a second one, out of turn);
+  the real first tile look like a second one, out of turn); once a hive lies in view, such tiles
+  are looked past before any judging (``apart.set_aside``);
 - a move out of turn while some stacks of the position are out of the camera's sight, where the
   side to move could have played out of sight (placed or moved a piece between unseen cells)
   before it: the camera cannot tell that move from none.
@@ -50,6 +51,7 @@ from ..board import Board
 from ..hexgrid import Hex, distance, neighbours
 from ..move import Move
 from ..pieces import Colour
+from .apart import APART
 from .attempts import offender
 from .scene import Read
 
@@ -142,9 +144,6 @@ def unseen_move_reason(quiet_visit: float) -> str:
     """Why several moves seen at once after a quiet hand visit are asked about."""
     return (f"several moves at once, and a hand reached over the board at {quiet_visit:.1f} s and nothing "
             "seemed to change: perhaps a move was not seen")
-
-
-APART = 3  # cells from every tile and stack beyond which a tile is not played into the hive
 
 
 def apart_message(board: Board, seen: Mapping[Hex, object], move: Move) -> str | None:

@@ -29,6 +29,7 @@ from .config import RefereeConfig
 from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent,
                      NeedsConfirmationEvent, PassEvent, QueenDueEvent, RenamedEvent, TakebackEvent,
                      UndoEvent, ViewEvent)
+from .apart import set_aside
 from .attempts import Attempt, Misread, offender
 from .doubt import (MOST_AT_ONCE, colour_doubt, lenient_moves_reason, many_moves_reason, missed_move_message,
                     second_move_message, unseen_move_reason, view_doubt)
@@ -103,7 +104,8 @@ class Referee:
         self.record = GameRecord(game_type, options)
         self.board: Board = self.record.board()
         self.warnings: dict[Colour, int] = {Colour.WHITE: 0, Colour.BLACK: 0}
-        self._steadiness = Steadiness(self.config.stable_seconds, self.config.flicker_seconds)
+        self._steadiness = Steadiness(self.config.stable_seconds, self.config.flicker_seconds,
+                                      self.config.min_confidence)
         self._transform: Transform | None = None
         self._accepted: dict[Hex, Label] | None = None  # last view known to show the position
         self._pending: _Pending | None = None
@@ -144,7 +146,7 @@ class Referee:
     def observe(self, observation: Observation) -> list[Event]:
         """Take one camera frame; judge the view once it has been steady long enough."""
         scene_of(observation, self.config.min_confidence)  # bad tiles fail now, not when judged
-        frame = self._steadiness.feed(observation)
+        frame = self._steadiness.feed(set_aside(observation, self.board.stacks()))
         time = self._time = observation.timestamp
         events: list[Event] = [ViewEvent(time, frame.status)] if frame.changed else []
         self._hand = self._hand or frame.status == OCCLUDED

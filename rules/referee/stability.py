@@ -1,6 +1,7 @@
 """Deciding when the view has settled: the same tiles, unoccluded, for long enough.
 
-Each distinct view (the tiles and their reads) seen since the last occlusion has a *run*:
+Each distinct view (the tiles and their sure reads; an unsure read only says that a tile is
+there, and its label may change from frame to frame) seen since the last occlusion has a *run*:
 when it was first seen, and in which frames. The run goes on through interruptions of
 up to ``flicker_seconds`` (a tile misread or missed for a frame or two); a view is steady
 once its run has lasted ``stable_seconds`` and it was seen in most of the frames since
@@ -22,20 +23,24 @@ _EPSILON = 1e-9  # timestamps are floats: 0.7 - 0.4 < 0.3
 Signature = frozenset[tuple[int, int, str, str]]
 
 
-def signature(observation: Observation) -> Signature:
-    """What must stay the same for a view to be steady: where each tile is and its read,
-    up to a shift and a turn of the observer's lattice (anchored afresh in every frame, and
-    along a straight line of tiles its axes are ambiguous)."""
+def signature(observation: Observation, min_confidence: float = 0.0) -> Signature:
+    """What must stay the same for a view to be steady: where each tile is and its read
+    (unless the read is under ``min_confidence``), up to a shift and a turn of the observer's
+    lattice (anchored afresh in every frame, and along a straight line of tiles its axes are
+    ambiguous)."""
     if not observation.tiles:
         return frozenset()
-    return frozenset(min(_placed(observation, turns) for turns in range(6)))
+    reads = [(t.colour.value, t.bug.value) if t.confidence >= min_confidence else ("", "")
+             for t in observation.tiles]
+    return frozenset(min(_placed(observation, reads, turns) for turns in range(6)))
 
 
-def _placed(observation: Observation, turns: int) -> tuple[tuple[int, int, str, str], ...]:
-    """The tiles turned by ``turns`` sixths and shifted to start at (0, 0), in order."""
+def _placed(observation: Observation, reads: list[tuple[str, str]], turns: int
+            ) -> tuple[tuple[int, int, str, str], ...]:
+    """The tiles with their ``reads``, turned by ``turns`` sixths and shifted to start at (0, 0), in order."""
     cells = [rotate(t.cell, turns) for t in observation.tiles]
     q0, r0 = min(cells)
-    return tuple(sorted((q - q0, r - r0, t.colour.value, t.bug.value) for (q, r), t in zip(cells, observation.tiles)))
+    return tuple(sorted((q - q0, r - r0, *read) for (q, r), read in zip(cells, reads)))
 
 
 @dataclass
@@ -60,11 +65,13 @@ class Frame:
 
 
 class Steadiness:
-    """Feeds on observations and says when the view is steady."""
+    """Feeds on observations and says when the view is steady; reads under ``min_confidence``
+    count only as tiles there."""
 
-    def __init__(self, stable_seconds: float, flicker_seconds: float) -> None:
+    def __init__(self, stable_seconds: float, flicker_seconds: float, min_confidence: float = 0.0) -> None:
         self.stable_seconds = stable_seconds
         self.flicker_seconds = flicker_seconds
+        self.min_confidence = min_confidence
         self.status: str | None = None
         self.time: float | None = None
         self._count = 0
@@ -83,7 +90,7 @@ class Steadiness:
             return self._report(OCCLUDED, None)
         self._runs = {s: run for s, run in self._runs.items()
                       if time - run.last <= self.flicker_seconds + _EPSILON}
-        seen = signature(observation)
+        seen = signature(observation, self.min_confidence)
         run = self._runs.get(seen)
         steady = self._runs.get(self._steady) if self._steady is not None else None
         if run is None:

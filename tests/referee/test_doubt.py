@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from table_sim import kinds, of, uhps
+from table_sim import kinds, of, table_uhps, uhps
 
 from rules import Bug, Colour, Piece
 from rules.explain import Rule
+from rules.observation import TileSighting
 
 OPENING = ("wG1", "bG1 wG1-", "wQ -wG1", "bQ bG1-")  # wQ(-1,0) wG1(0,0) bG1(1,0) bQ(2,0); White to move
 FIRST_TWO = OPENING[:2]  # wG1(0,0) bG1(1,0); White to move
@@ -199,12 +200,13 @@ def test_a_move_onto_a_look_alike_seen_as_a_taller_stack_is_flagged(table) -> No
     assert of(events, "illegal")[0].rule != Rule.NOT_YOUR_TURN.value and t.referee.warnings[Colour.WHITE] == 1
 
 
-def test_a_tile_apart_from_the_hive_is_a_misread_and_one_a_cell_away_is_flagged(table) -> None:
-    """A flower on a cloth taken for a tile, or a piece set down beside the game: a tile three or more
-    cells from everything is no move, whoever's it is; one with a single cell between is."""
-    t = table(*OPENING)  # bQ at (2, 0)
+def test_a_tile_apart_from_the_first_tile_is_a_misread_and_one_a_cell_away_is_flagged(table) -> None:
+    """A flower on a cloth taken for a tile, or a piece set down beside the game: with one tile
+    played, a tile three or more cells from it is no move, whoever's it is; one with a single cell
+    between is."""
+    t = table("wG1")  # wG1 at (0, 0); Black to move
     t.hand()
-    t.force("bA1", (5, 0))  # out of turn, touching nothing
+    t.force("wA1", (3, 0))  # out of turn, touching nothing
     events = t.still(30)
     assert kinds(events) == ["misread"]
     assert "apart from the hive" in of(events, "misread")[0].message
@@ -216,6 +218,27 @@ def test_a_tile_apart_from_the_hive_is_a_misread_and_one_a_cell_away_is_flagged(
     assert kinds(events) == ["illegal"] and t.referee.warnings[Colour.BLACK] == 1
 
 
+def test_tiles_apart_from_the_hive_are_looked_past(table) -> None:
+    """Pieces not yet played lying beside the game, or the table's print taken for tiles, three or
+    more cells from the hive, showing in some frames and shifting between cells: the moves made in
+    the hive are recorded as if they were not there, and no one is asked."""
+    t = table(*OPENING)  # wQ(-1,0) wG1(0,0) bG1(1,0) bQ(2,0); White to move
+
+    def with_print(frame: int) -> tuple:
+        cells = [(7, -3), (7, -2)] if frame % 3 else [(8, -3)]  # the print jitters, or is half missed
+        extra = [TileSighting(*t.transform.apply(c), Colour.WHITE, Bug.GRASSHOPPER, 0.8) for c in cells]
+        return tuple(t.seen()) + tuple(extra)
+
+    events = t.hand()
+    t.play("wA1 wQ\\")
+    for frame in range(10):
+        events += t.frame(with_print(frame))
+    t.hand()
+    t.play("bA1 bQ-")
+    for frame in range(10):
+        events += t.frame(with_print(frame))
+    assert kinds(events) == ["move", "move"]
+    assert uhps(t.referee) == table_uhps(t)
 def _in_sight(t) -> tuple:
     """The camera's view of the table with every game cell left of q = 0 out of sight."""
     return tuple(s for s in t.seen() if t.transform.inverse().apply((s.q, s.r))[0] >= 0)

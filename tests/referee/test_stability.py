@@ -61,3 +61,25 @@ def test_time_must_not_go_back() -> None:
     steadiness.feed(Observation(A, False, 2.0))
     with pytest.raises(ValueError, match="go back"):
         steadiness.feed(Observation(A, False, 1.0))
+
+
+
+def test_an_unsure_read_changing_its_label_still_settles() -> None:
+    """Under min_confidence a read says only that a tile is there: a still board whose unsure
+    tile is read as another creature (or colour) in every frame is steady, judged from the
+    latest frame. Counting every read, it never settles."""
+    reads = [(Colour.WHITE, Bug.ANT), (Colour.BLACK, Bug.BEETLE), (Colour.WHITE, Bug.MOSQUITO)] * 2
+    views = [(TileSighting(0, 0, colour, bug, 0.3), A[1]) for colour, bug in reads]
+    steadiness = Steadiness(0.3, 0.25, min_confidence=0.6)
+    frames = [steadiness.feed(Observation(v, False, round(0.1 * i, 6))) for i, v in enumerate(views)]
+    assert [f.status for f in frames] == [UNSTABLE] * 3 + [STEADY] * 3
+    assert frames[5].view.tiles == views[5] and frames[5].since == 0.0
+    assert all(f.status == UNSTABLE for f in feed(views))
+
+
+def test_a_sure_read_that_changes_is_a_new_view() -> None:
+    changed = (A[0], TileSighting(1, 0, Colour.BLACK, Bug.ANT))  # wS replaced by bA, read surely
+    steadiness = Steadiness(0.3, 0.25, min_confidence=0.6)
+    frames = [steadiness.feed(Observation(v, False, round(0.1 * i, 6))) for i, v in enumerate([A] * 5 + [changed] * 5)]
+    assert [f.status for f in frames[5:]] == [STEADY, STEADY, UNSTABLE, STEADY, STEADY]
+    assert frames[8].view.tiles == changed and frames[8].since == 0.5
