@@ -1,4 +1,4 @@
-"""Tiles lying apart from the hive: ``APART`` or more cells from every other tile.
+"""Tiles lying apart from the hive: ``APART`` or more cells from every tile of it.
 
 No one plays a tile that far from the hive, and the hive is one group of touching tiles. A
 group of tiles that far from the rest is a piece set down beside the game (pieces not yet
@@ -29,14 +29,16 @@ def groups(cells: list[Hex]) -> list[set[Hex]]:
 
 
 def set_aside(observation: Observation, stacks: Mapping[Hex, object]) -> Observation:
-    """``observation`` without the groups of tiles lying apart from its largest group, where that
-    group can be the whole hive: the position has at least ``HIVE_FROM`` ``stacks`` (with fewer, a
-    lone first tile and the table's print look alike), the group shows all of them but one (a
-    Beetle may have climbed since; a camera that lost part of the hive may see it fall apart) and
-    no other group is as large."""
+    """``observation`` without the groups of tiles lying apart from the hive: the group whose size
+    is nearest the number of ``stacks`` of the position, if it alone is that near and it can be the
+    whole hive (it shows all the stacks but one: a Beetle may have climbed since; a camera that lost
+    part of the hive may see it fall apart). Only once the position has ``HIVE_FROM`` stacks: with
+    fewer, a lone first tile and the table's print look alike."""
     if len(stacks) < HIVE_FROM or not observation.tiles:
         return observation
-    found = sorted(groups([t.cell for t in observation.tiles]), key=len, reverse=True)
-    if len(found) < 2 or len(found[0]) == len(found[1]) or len(found[0]) < len(stacks) - 1:
+    found = sorted(groups([t.cell for t in observation.tiles]), key=lambda g: abs(len(g) - len(stacks)))
+    if len(found) < 2 or len(found[0]) < len(stacks) - 1:
+        return observation
+    if abs(len(found[0]) - len(stacks)) == abs(len(found[1]) - len(stacks)):
         return observation
     return replace(observation, tiles=tuple(t for t in observation.tiles if t.cell in found[0]))

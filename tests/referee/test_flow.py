@@ -47,6 +47,18 @@ def test_unsure_read_of_a_new_piece_asks_a_person(table) -> None:
     assert kinds(t.still(tiles=unsure(t, (-2, 0)))) == []
 
 
+def test_an_unsure_read_whose_guess_wavers_from_frame_to_frame_still_asks(table) -> None:
+    """The camera guesses the unsure new tile as another creature in every frame: the board is
+    still, so the view settles all the same, and a person is asked which piece it is."""
+    t = table(*OPENING)
+    t.hand()
+    t.play("wA1 -wQ")
+    guesses = [Bug.ANT, Bug.SPIDER, Bug.BEETLE, Bug.GRASSHOPPER] * 4
+    events = [e for bug in guesses for e in t.frame(unsure(t, (-2, 0), bug))]
+    assert kinds(events) == ["needs_confirmation"]
+    assert "wA1 -wQ" in of(events, "needs_confirmation")[0].candidates
+
+
 def test_an_unsure_read_that_firms_up_while_the_board_is_still_needs_no_person(table) -> None:
     t = table(*OPENING)
     t.hand()
