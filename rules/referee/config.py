@@ -21,7 +21,7 @@ class RefereeConfig:
     ``unsure_wait_seconds``: how long a steady view whose moves a person would have to pick
     because a read is unsure is looked at again first (the camera's read of a still tile firms
     up over its frames); if the board changes before then, the question waits for the next
-    steady view once, to be judged with the move made meanwhile.
+    steady view, to be judged with the move made meanwhile (twice at most: ``referee.CARRIES``).
     """
 
     stable_seconds: float = 0.3

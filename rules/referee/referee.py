@@ -42,6 +42,7 @@ from .table import TablePosition, table_position
 from .view import Entry, Pending, differences, entries, reading
 
 T = TypeVar("T")
+CARRIES = 2  # later still views a question about an unsure read may wait for
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,7 @@ class Referee:
         self._retry_at: float | None = None  # when to judge the judged view again (misread, unsure read)
         self._deferred: tuple[tuple[Explanation, ...], Scene, float] | None = None  # a question held back
         self._carried: tuple[tuple[Explanation, ...], Scene, float] | None = None  # a question held back
+        self._carries = 0  # times the question held back was carried over to a later view
         # past a change of the board, with the view it was about (observer coordinates) and since when
         self._unexplained_since: float | None = None  # when the board stopped making sense
         self._time = 0.0
@@ -157,7 +159,7 @@ class Referee:
         seen_before = frame.signature == self._judged
         if seen_before and self._pending is None:
             self._note_visit(changed=False)
-        retry = seen_before and self._retry_at is not None and time >= self._retry_at
+        retry = seen_before and self._retry_at is not None and time >= self._retry_at and frame.current
         if seen_before and not retry:
             return events
         self._judged, self._retry_at = frame.signature, None
@@ -215,14 +217,15 @@ class Referee:
         return self._play(chosen.moves, since)
 
     def _carry_or_ask(self, candidates: tuple[Explanation, ...], scene: Scene, since: float) -> list[Event]:
-        """The board changes again while a question about an unsure read is held back: the first
-        time since the last move, carry the question over to the next steady view (it shows the
-        same moves and more, and the still tile may be read surely by then; see ``_through``);
-        after that, ask now."""
+        """The board changes again while a question about an unsure read is held back: up to
+        ``CARRIES`` times since the last move, carry the question over to the next steady view (it
+        shows the same moves and more, and the still tile may be read surely by then; see
+        ``_through``); after that, ask now."""
         self._deferred = None
-        if self._carried is not None:
+        self._carries = 0 if self._carried is None else self._carries
+        if self._carries >= CARRIES:
             return self._ask(candidates, scene, since)
-        self._carried = (candidates, scene, since)
+        self._carried, self._carries = (candidates, scene, since), self._carries + 1
         return []
 
     def _through(self, scene: Scene) -> Explained | None:

@@ -2,7 +2,10 @@
 
 Each distinct view (the tiles and their sure reads; an unsure read only says that a tile is
 there, and its label may change from frame to frame) seen since the last occlusion has a *run*:
-when it was first seen, and in which frames. The run goes on through interruptions of
+when it was first seen, and in which frames. A frame that shows the same tiles, read alike
+wherever both reads are sure, counts for that run (a read wavering about the bar of a sure read
+does not unsettle the view; a frame reading more tiles surely makes the view new, to be judged
+afresh, and the frame judged is the latest reading most tiles surely). The run goes on through interruptions of
 up to ``flicker_seconds`` (a tile misread or missed for a frame or two); a view is steady
 once its run has lasted ``stable_seconds`` and it was seen in most of the frames since
 the run began (and more often than the steady view meanwhile), so flicker that comes
@@ -21,6 +24,8 @@ OCCLUDED, UNSTABLE, STEADY = "occluded", "unstable", "steady"
 _EPSILON = 1e-9  # timestamps are floats: 0.7 - 0.4 < 0.3
 
 Signature = frozenset[tuple[int, int, str, str]]
+Placed = tuple[tuple[int, int, str, str], ...]  # the tiles in order, shifted to start at (0, 0)
+UNSURE = ("", "")  # the read of a tile under min_confidence: only that a tile is there
 
 
 def signature(observation: Observation, min_confidence: float = 0.0) -> Signature:
@@ -28,19 +33,31 @@ def signature(observation: Observation, min_confidence: float = 0.0) -> Signatur
     (unless the read is under ``min_confidence``), up to a shift and a turn of the observer's
     lattice (anchored afresh in every frame, and along a straight line of tiles its axes are
     ambiguous)."""
+    return frozenset(min(_placings(observation, min_confidence), default=()))
+
+
+def _placings(observation: Observation, min_confidence: float) -> list[Placed]:
+    """The tiles with their reads, turned by each of the six turns and shifted to start at (0, 0)."""
     if not observation.tiles:
-        return frozenset()
-    reads = [(t.colour.value, t.bug.value) if t.confidence >= min_confidence else ("", "")
+        return []
+    reads = [(t.colour.value, t.bug.value) if t.confidence >= min_confidence else UNSURE
              for t in observation.tiles]
-    return frozenset(min(_placed(observation, reads, turns) for turns in range(6)))
+    placings = []
+    for turns in range(6):
+        cells = [rotate(t.cell, turns) for t in observation.tiles]
+        q0, r0 = min(cells)
+        placings.append(tuple(sorted((q - q0, r - r0, *read) for (q, r), read in zip(cells, reads))))
+    return placings
 
 
-def _placed(observation: Observation, reads: list[tuple[str, str]], turns: int
-            ) -> tuple[tuple[int, int, str, str], ...]:
-    """The tiles with their ``reads``, turned by ``turns`` sixths and shifted to start at (0, 0), in order."""
-    cells = [rotate(t.cell, turns) for t in observation.tiles]
-    q0, r0 = min(cells)
-    return tuple(sorted((q - q0, r - r0, *read) for (q, r), read in zip(cells, reads)))
+def _agrees(a: Placed, b: Placed) -> bool:
+    """Whether two placings show the same cells, read alike wherever both reads are sure."""
+    return len(a) == len(b) and all(x[:2] == y[:2] and (x[2:] == y[2:] or UNSURE in (x[2:], y[2:]))
+                                    for x, y in zip(a, b))
+
+
+def _sure(placed: Placed) -> int:
+    return sum(tile[2:] != UNSURE for tile in placed)
 
 
 @dataclass
@@ -49,8 +66,9 @@ class _Run:
     last: float  # last seen
     first_frame: int
     frames: int  # how many frames showed it
-    view: Observation  # the latest of them
+    view: Observation  # the latest of them with the most sure reads
     rival_frames: int  # frames of the steady view's run when this run began
+    placed: Placed  # its signature's placing
 
 
 @dataclass(frozen=True)
@@ -62,6 +80,7 @@ class Frame:
     view: Observation | None  # while steady: the latest frame of the steady view
     signature: Signature | None  # while steady: its signature
     since: float | None  # while steady: when it was first seen
+    current: bool = False  # while steady: this frame shows it (not another view that may settle next)
 
 
 class Steadiness:
@@ -90,13 +109,18 @@ class Steadiness:
             return self._report(OCCLUDED, None)
         self._runs = {s: run for s, run in self._runs.items()
                       if time - run.last <= self.flicker_seconds + _EPSILON}
-        seen = signature(observation, self.min_confidence)
-        run = self._runs.get(seen)
+        placings = _placings(observation, self.min_confidence)
+        seen = frozenset(min(placings, default=()))
         steady = self._runs.get(self._steady) if self._steady is not None else None
+        run = self._runs.get(seen) or self._agreeing(seen, min(placings, default=()), placings)
         if run is None:
-            self._runs[seen] = run = _Run(time, time, self._count, 0, observation, steady.frames if steady else 0)
-        run.last, run.view = time, observation
+            self._runs[seen] = run = _Run(time, time, self._count, 0, observation, steady.frames if steady else 0,
+                                          min(placings, default=()))
+        if _sure(min(placings, default=())) >= _sure(run.placed):
+            run.view = observation
+        run.last = time
         run.frames += 1
+        seen = next(s for s, r in self._runs.items() if r is run)
         if (time - run.since >= self.stable_seconds - _EPSILON
                 and 2 * run.frames > self._count - run.first_frame + 1
                 and (steady is None or run.frames > steady.frames - run.rival_frames)):  # outnumbers it
@@ -106,9 +130,23 @@ class Steadiness:
         steady = self._runs.get(self._steady) if self._steady is not None else None
         return self._report(STEADY if steady else UNSTABLE, steady)
 
+    def _agreeing(self, seen: Signature, placed: Placed, placings: list[Placed]) -> _Run | None:
+        """The run of a view that this frame shows as well, its tiles where they were and its sure
+        reads the same, only read unsure here or there (the steady view's first); taken over by
+        this frame's signature if it reads more tiles surely (the view is judged afresh)."""
+        runs = sorted(self._runs.items(), key=lambda item: item[0] != self._steady)
+        for old, run in runs:
+            if any(_agrees(run.placed, p) for p in placings):
+                if _sure(placed) > _sure(run.placed):
+                    del self._runs[old]
+                    self._runs[seen], run.placed = run, placed
+                    self._steady = seen if self._steady == old else self._steady
+                return run
+        return None
+
     def _report(self, status: str, run: _Run | None) -> Frame:
         changed = status != self.status
         self.status = status
         if run is None:
             return Frame(status, changed, None, None, None)
-        return Frame(status, changed, run.view, self._steady, run.since)
+        return Frame(status, changed, run.view, self._steady, run.since, run.last == self.time)

@@ -59,6 +59,16 @@ def test_an_unsure_read_whose_guess_wavers_from_frame_to_frame_still_asks(table)
     assert "wA1 -wQ" in of(events, "needs_confirmation")[0].candidates
 
 
+def test_an_unsure_read_that_firms_up_just_before_the_second_look_needs_no_person(table) -> None:
+    """The new tile is read surely from 0.8 s on; its sure view settles only at 1.1 s, after the
+    second look was due: the look waits for it rather than ask about the unsure frames before."""
+    t = table(*OPENING)
+    t.hand()
+    t.play("wA1 -wQ")
+    events = t.still(8, tiles=unsure(t, (-2, 0))) + t.still(10)
+    assert kinds(events) == ["move"] and uhps(t.referee)[-1] == "wA1 -wQ"
+
+
 def test_an_unsure_read_that_firms_up_while_the_board_is_still_needs_no_person(table) -> None:
     t = table(*OPENING)
     t.hand()
@@ -109,14 +119,17 @@ def test_a_second_look_sure_of_another_creature_is_put_to_a_person(table) -> Non
     assert uhps(t.referee)[-2:] == ["wA1 -wQ", "bA1 bQ-"]
 
 
-def test_an_unsure_read_held_back_once_is_asked_about_at_the_next_change(table) -> None:
+def test_an_unsure_read_held_back_twice_is_asked_about_at_the_next_change(table) -> None:
     t = table(*OPENING)
     held_back_past_a_change(t)
     t.play("bA1 bQ-")
     assert kinds(t.still(tiles=unsure(t, (-2, 0)))) == []  # still unsure, with Black's move beside it
-    events = t.hand(1)  # held back once already: ask now, about both moves
+    assert kinds(t.hand()) == []  # held back once: wait for one more still view
+    t.play("wB1 -wA1")
+    assert kinds(t.still(tiles=unsure(t, (-2, 0)))) == []
+    events = t.hand(1)  # held back twice already: ask now, about the three moves
     assert kinds(events) == ["needs_confirmation"]
-    assert of(events, "needs_confirmation")[0].candidates[0] == "wA1 -wQ; bA1 bQ-"
+    assert of(events, "needs_confirmation")[0].candidates[0] == "wA1 -wQ; bA1 bQ-; wB1 -wA1"
     assert len(t.referee.record.moves) == 4
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules import Bug, Colour
@@ -83,3 +85,25 @@ def test_a_sure_read_that_changes_is_a_new_view() -> None:
     frames = [steadiness.feed(Observation(v, False, round(0.1 * i, 6))) for i, v in enumerate([A] * 5 + [changed] * 5)]
     assert [f.status for f in frames[5:]] == [STEADY, STEADY, UNSTABLE, STEADY, STEADY]
     assert frames[8].view.tiles == changed and frames[8].since == 0.5
+
+
+def test_a_read_wavering_about_the_bar_neither_unsettles_the_view_nor_is_judged() -> None:
+    """A tile read surely in one frame and just under min_confidence in the next (the same read):
+    the view settles, and the frame judged is one that reads it surely."""
+    wavering = (replace(A[0], confidence=0.58), A[1])
+    steadiness = Steadiness(0.3, 0.25, min_confidence=0.6)
+    frames = [steadiness.feed(Observation(v, False, round(0.1 * i, 6))) for i, v in enumerate([wavering, A] * 3)]
+    assert [f.status for f in frames] == [UNSTABLE] * 3 + [STEADY] * 3
+    assert all(f.view.tiles == A for f in frames[3:])
+    assert len({f.signature for f in frames[3:]}) == 1
+
+
+def test_a_read_firming_up_makes_the_steady_view_new() -> None:
+    """The unsure tile of a steady view is read surely from some frame on: the view stays steady,
+    now with the sure read and a new signature (so that it is judged afresh)."""
+    unsure = (TileSighting(0, 0, Colour.WHITE, Bug.MOSQUITO, 0.3), A[1])
+    steadiness = Steadiness(0.3, 0.25, min_confidence=0.6)
+    frames = [steadiness.feed(Observation(v, False, round(0.1 * i, 6))) for i, v in enumerate([unsure] * 5 + [A] * 2)]
+    assert [f.status for f in frames] == [UNSTABLE] * 3 + [STEADY] * 4
+    assert frames[4].view.tiles == unsure and frames[5].view.tiles == A
+    assert frames[5].signature != frames[4].signature and frames[5].since == 0.0
