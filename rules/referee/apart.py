@@ -15,7 +15,7 @@ from ..hexgrid import Hex, distance
 from ..observation import Observation
 
 APART = 3  # cells from every tile and stack beyond which a tile is not played into the hive
-HIVE_FROM = 2  # stacks the position needs before groups apart from the largest are looked past
+HIVE_FROM = 2  # stacks the position needs before groups apart from the hive are looked past
 
 
 def groups(cells: list[Hex]) -> list[set[Hex]]:

@@ -28,16 +28,12 @@ Placed = tuple[tuple[int, int, str, str], ...]  # the tiles in order, shifted to
 UNSURE = ("", "")  # the read of a tile under min_confidence: only that a tile is there
 
 
-def signature(observation: Observation, min_confidence: float = 0.0) -> Signature:
-    """What must stay the same for a view to be steady: where each tile is and its read
-    (unless the read is under ``min_confidence``), up to a shift and a turn of the observer's
+def _placings(observation: Observation, min_confidence: float) -> list[Placed]:
+    """The tiles with their reads (unsure under ``min_confidence``), turned by each of the six
+    turns and shifted to start at (0, 0). The least of them, as a set, is the view's signature:
+    what must stay the same for it to be steady, up to a shift and a turn of the observer's
     lattice (anchored afresh in every frame, and along a straight line of tiles its axes are
     ambiguous)."""
-    return frozenset(min(_placings(observation, min_confidence), default=()))
-
-
-def _placings(observation: Observation, min_confidence: float) -> list[Placed]:
-    """The tiles with their reads, turned by each of the six turns and shifted to start at (0, 0)."""
     if not observation.tiles:
         return []
     reads = [(t.colour.value, t.bug.value) if t.confidence >= min_confidence else UNSURE
@@ -110,17 +106,16 @@ class Steadiness:
         self._runs = {s: run for s, run in self._runs.items()
                       if time - run.last <= self.flicker_seconds + _EPSILON}
         placings = _placings(observation, self.min_confidence)
-        seen = frozenset(min(placings, default=()))
+        placed = min(placings, default=())
         steady = self._runs.get(self._steady) if self._steady is not None else None
-        run = self._runs.get(seen) or self._agreeing(seen, min(placings, default=()), placings)
+        seen, run = self._run_of(placed, placings)
         if run is None:
             self._runs[seen] = run = _Run(time, time, self._count, 0, observation, steady.frames if steady else 0,
-                                          min(placings, default=()))
-        if _sure(min(placings, default=())) >= _sure(run.placed):
+                                          placed)
+        if _sure(placed) >= _sure(run.placed):
             run.view = observation
         run.last = time
         run.frames += 1
-        seen = next(s for s, r in self._runs.items() if r is run)
         if (time - run.since >= self.stable_seconds - _EPSILON
                 and 2 * run.frames > self._count - run.first_frame + 1
                 and (steady is None or run.frames > steady.frames - run.rival_frames)):  # outnumbers it
@@ -130,19 +125,23 @@ class Steadiness:
         steady = self._runs.get(self._steady) if self._steady is not None else None
         return self._report(STEADY if steady else UNSTABLE, steady)
 
-    def _agreeing(self, seen: Signature, placed: Placed, placings: list[Placed]) -> _Run | None:
-        """The run of a view that this frame shows as well, its tiles where they were and its sure
-        reads the same, only read unsure here or there (the steady view's first); taken over by
-        this frame's signature if it reads more tiles surely (the view is judged afresh)."""
-        runs = sorted(self._runs.items(), key=lambda item: item[0] != self._steady)
-        for old, run in runs:
+    def _run_of(self, placed: Placed, placings: list[Placed]) -> tuple[Signature, _Run | None]:
+        """The signature and run of the view this frame (``placings``, the least ``placed``) shows:
+        its own, or else one whose tiles lie where they did with the same sure reads, only read
+        unsure here or there (the steady view's first), taken over by this frame's signature if it
+        reads more tiles surely (the view is judged afresh); no run if none."""
+        seen = frozenset(placed)
+        if seen in self._runs:
+            return seen, self._runs[seen]
+        for old, run in sorted(self._runs.items(), key=lambda item: item[0] != self._steady):
             if any(_agrees(run.placed, p) for p in placings):
-                if _sure(placed) > _sure(run.placed):
-                    del self._runs[old]
-                    self._runs[seen], run.placed = run, placed
-                    self._steady = seen if self._steady == old else self._steady
-                return run
-        return None
+                if _sure(placed) <= _sure(run.placed):
+                    return old, run
+                del self._runs[old]
+                self._runs[seen], run.placed = run, placed
+                self._steady = seen if self._steady == old else self._steady
+                return seen, run
+        return seen, None
 
     def _report(self, status: str, run: _Run | None) -> Frame:
         changed = status != self.status
