@@ -34,7 +34,11 @@ The referee asks instead of flagging an illegal move (``Referee._illegal``) in e
 
 After such a quiet visit, a view that several moves at once explain is asked about too, rather
 than recorded: the moves that fit it may be others than were played around a move not seen
-(a tile the camera misses makes the turns look right one move short). So is any view that only
+(a tile the camera misses makes the turns look right one move short); but not when there were
+as many hand visits as moves since the last recorded move and the quiet view showed more or fewer
+tiles than the position has stacks (a change showed that no move explained then: the tile that
+moved, not yet seen where it went): a placement goes wholly unseen where the quiet view showed
+as many. So is any view that only
 more than ``MOST_AT_ONCE`` moves explain: players rarely make three moves between two still
 views, and a stack or tile misread is then likelier than the moves that happen to fit it (a
 wrong record makes the next right move look illegal). So is a view that two moves explain only

@@ -121,6 +121,8 @@ class Referee:
         self._view: Observation | None = None  # the last steady view judged
         self._hand = False  # the view was occluded since it was last steady
         self._quiet_visit: float | None = None  # since the last recorded move, when a hand left the board unchanged
+        self._blind_visit = False  # ... and its view showed as many tiles as the position has stacks
+        self._visits = 0  # steady views after a hand since the last recorded move
 
     @classmethod
     def resume(cls, record: GameRecord, config: RefereeConfig | None = None,
@@ -202,7 +204,7 @@ class Referee:
         if isinstance(pending, _Restore) and chosen.moves and chosen.moves[:len(pending.undone)] == pending.undone:
             return []  # the board still shows the undone moves
         played = self._unseen(chosen.moves)
-        if self._quiet_visit is not None and played > 1:
+        if self._quiet_visit is not None and played > 1 and not self._each_hand_moved(played):
             return self._ask(candidates, scene, since, unseen_move_reason(self._quiet_visit))
         if played > MOST_AT_ONCE:
             return self._ask(candidates, scene, since, many_moves_reason(played))
@@ -266,10 +268,26 @@ class Referee:
         return played
 
     def _note_visit(self, changed: bool) -> None:
-        """A steady view after a hand: remember when one left the recorded position unchanged."""
+        """A steady view after a hand: count it, and remember when one left the recorded position
+        unchanged, and whether it showed as many tiles as the position has stacks (a move made
+        then went wholly unseen) or not (a tile moved and was not yet seen where it went, or a
+        change showed that no move explained)."""
         if self._hand and not changed:
             self._quiet_visit = self._time
+            self._blind_visit = self._blind_visit or self._shows_as_many_tiles()
+        self._visits += self._hand
         self._hand = False
+
+    def _each_hand_moved(self, played: int) -> bool:
+        """Whether ``played`` moves since the last recorded one fit the hands seen: as many steady
+        views after a hand (this one included), and no quiet visit showing as many tiles as the
+        position (a move made then went wholly unseen, and several moves may fit the view without it)."""
+        return not self._blind_visit and played == self._visits + self._hand
+
+    def _shows_as_many_tiles(self) -> bool:
+        """Whether the last view judged shows as many tiles as the recorded position has stacks
+        (registration aside: the observer's lattice is anchored afresh in every frame)."""
+        return self._view is None or len(self._view.tiles) == len(self.board.stacks())
 
     def _ask(self, candidates: tuple[Explanation, ...], scene: Scene, since: float,
              reason: str | None = None) -> list[Event]:
@@ -660,8 +678,8 @@ class Referee:
         One move by the side the record expects, or a person's word, ends the doubt of a quiet
         hand visit (several moves at once fit the view whether or not a move went unseen)."""
         if sum(not m.is_pass for m in moves) == 1 or mark is not None or confirmed:
-            self._quiet_visit = None
-        self._carried = None
+            self._quiet_visit, self._blind_visit = None, False
+        self._carried, self._visits = None, 0
         events: list[Event] = []
         for move in moves:
             events.append(self._push(move, timestamp, mark, confirmed))

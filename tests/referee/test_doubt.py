@@ -93,6 +93,33 @@ def test_several_moves_at_once_after_a_quiet_visit_are_a_question(table) -> None
     assert moves == ["wA1 -wQ", "bA1 bQ-", "wS1 wQ\\"]
 
 
+def test_a_moved_tile_missed_at_a_quiet_visit_and_seen_after_the_next_is_recorded(table) -> None:
+    """The camera loses White's Queen as it moves (the view lacks it) and finds it after Black's
+    move: one move for each hand, the two recorded unasked."""
+    t = table(*OPENING)
+    t.hand()
+    t.play("wQ /wG1")
+    lost = t.transform.apply(t.board.position_of(Piece.parse("wQ")))
+    assert kinds(t.still(tiles=tuple(s for s in t.seen() if s.cell != lost))) == []  # a quiet visit
+    t.hand()
+    t.play("bA1 bQ-")
+    assert [e.uhp for e in of(t.still(), "move")] == ["wQ /wG1", "bA1 bQ-"]
+
+
+def test_two_moves_after_a_quiet_visit_missing_a_tile_are_a_question_if_more_hands_came(table) -> None:
+    t = table(*OPENING)
+    t.hand()
+    t.play("wQ /wG1")
+    lost = t.transform.apply(t.board.position_of(Piece.parse("wQ")))
+    t.still(tiles=tuple(s for s in t.seen() if s.cell != lost))
+    t.hand()
+    t.still(tiles=tuple(s for s in t.seen() if s.cell != lost))
+    t.hand()
+    t.play("bA1 bQ-")
+    events = t.still()
+    assert kinds(events) == ["needs_confirmation"] and "not seen" in of(events, "needs_confirmation")[0].reason
+
+
 def test_moves_taken_back_while_the_board_still_shows_them_are_no_question(table) -> None:
     t = table(*OPENING)
     t.hand()
