@@ -38,8 +38,7 @@ than recorded: the moves that fit it may be others than were played around a mov
 as many hand visits as moves since the last recorded move and the quiet view showed more or fewer
 tiles than the position has stacks (a change showed that no move explained then: the tile that
 moved, not yet seen where it went): a placement goes wholly unseen where the quiet view showed
-as many. So is any view that only
-more than ``MOST_AT_ONCE`` moves explain: players rarely make three moves between two still
+as many. So is any view that only more than ``MOST_AT_ONCE`` moves explain: players rarely make three moves between two still
 views, and a stack or tile misread is then likelier than the moves that happen to fit it (a
 wrong record makes the next right move look illegal). So is a view that two moves explain only
 leniently (a sure read taken as the camera's mistake, or a tile as hidden or as the table): a tile
