@@ -9,7 +9,8 @@ from flask import Blueprint, Response, jsonify
 
 from rules.clock import TimeControl
 from rules.gametype import GameType, RuleOptions
-from rules.referee import Event, Referee
+from rules.referee import Event, Referee, TablePosition
+from webui import pagedata
 from webui.context import services
 from webui.game import colour_of
 from webui.guard import controller
@@ -31,7 +32,8 @@ def new_game() -> Response:
 @controller
 def start_from_table() -> Response:
     """A new game from the position on the table (``GET /api/table-position``), with the answers
-    to its questions: ``to_move``, ``numbers`` ({"q,r": "wA2"}), ``under`` ({"q,r": ["wQ"]})."""
+    to its questions: ``to_move``, ``numbers`` ({"q,r": "wA2"}), ``under`` ({"q,r": ["wQ"]}),
+    and ``view``, the reading answered (409 when the table has changed since)."""
     body = json_body()
     service = services().service
     game = _new_game_form(body, str(service.referee.record.game_type))
@@ -40,12 +42,21 @@ def start_from_table() -> Response:
     except ValueError as exc:
         raise ApiError(400, str(exc)) from None
     numbers, under = cells_field(body, "numbers", str), cells_field(body, "under", list)
+    view = text_field(body, "view", max_length=64)
     try:
-        state = service.start_from_table(lambda position: position.answered(to_move, numbers, under),
+        state = service.start_from_table(lambda position: _unchanged(position, view).answered(to_move, numbers, under),
                                          *game.arguments, **game.tags)
     except ValueError as exc:  # no steady view yet, or answers that make no position
         raise ApiError(409, str(exc)) from None
     return jsonify(state=state)
+
+
+def _unchanged(position: TablePosition, view: str) -> TablePosition:
+    """``position`` when it is the reading ``view`` names (or none is named); ``ValueError`` when
+    the table changed since the person read it, so that answers meet the position they answer."""
+    if view and view != pagedata.view_key(position):
+        raise ValueError("the table changed since it was read: read the table again and check the answers")
+    return position
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ Colours are ``"w"``/``"b"``, cells ``{q, r}`` in game coordinates, times seconds
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any, Mapping, Sequence
 
 from rules.board import Board
@@ -114,11 +116,18 @@ def pending(waiting: Pending | None) -> Json | None:
 
 def table_position(found: TablePosition) -> Json:
     """The position the camera sees (pieces numbered in reading order) and the questions a
-    person must answer before a game starts from it."""
-    return {"game_type": str(found.game_type), "stacks": stacks(found.stacks),
+    person must answer before a game starts from it; ``view`` names that reading, so that
+    answers to it are never applied to a later one."""
+    return {"game_type": str(found.game_type), "stacks": stacks(found.stacks), "view": view_key(found),
             "heights": [{**cell(at), "height": height} for at, height in sorted(found.heights.items())],
             "questions": [{"kind": q.kind, "text": q.text, "cells": [cell(at) for at in q.cells],
                            "choices": list(q.choices), "default": q.default} for q in found.questions]}
+
+
+def view_key(found: TablePosition) -> str:
+    """A short name of what the camera saw on the table: equal readings, equal names."""
+    seen = [stacks(found.stacks), sorted(found.heights.items()), str(found.game_type)]
+    return hashlib.sha256(json.dumps(seen).encode()).hexdigest()[:16]
 
 
 def setup(record: GameRecord) -> Json | None:

@@ -78,6 +78,23 @@ def test_start_from_the_table_refuses_answers_that_make_no_position(controller, 
     assert service.game_id == old
 
 
+def test_answers_to_a_reading_the_table_has_left_are_refused(controller, service):
+    table = _table_showing(service, *MIDGAME)
+    read = controller.get("/api/table-position").get_json()
+    assert read["view"] == controller.get("/api/table-position").get_json()["view"]  # the same table, the same name
+    table.board.push_uhp("bA2 bS1-")  # a move while the person answers
+    table.show(table.board.stacks(), frames=30)
+    old = service.game_id
+    response = controller.post_json("/api/game/start-from-table", {"to_move": "b", "view": read["view"]})
+    assert response.status_code == 409 and "table changed" in response.get_json()["error"]
+    assert service.game_id == old
+    again = controller.get("/api/table-position").get_json()
+    assert again["view"] != read["view"] and len(again["stacks"]) == len(read["stacks"]) + 1
+    response = controller.post_json("/api/game/start-from-table", {"to_move": "w", "view": again["view"]})
+    assert response.status_code == 200, response.get_json()
+    assert len(response.get_json()["state"]["stacks"]) == 10
+
+
 def test_table_position_before_any_steady_view_is_a_conflict(client):
     response = client.get("/api/table-position")
     assert response.status_code == 409 and "steady view" in response.get_json()["error"]

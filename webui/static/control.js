@@ -9,6 +9,7 @@ const CONTROL = (() => {
     rename: "/api/game/rename",
   };
   let onState = () => {};
+  let ready = Promise.resolve(); // the page's first look at the session: unlocking waits for it
 
   function say(where, text, bad = false) {
     where.textContent = text;
@@ -56,6 +57,7 @@ const CONTROL = (() => {
     $("login").addEventListener("submit", async ev => {
       ev.preventDefault();
       try {
+        await ready; // else that older answer ("locked") would land after this one
         await API.post("/api/login", { pin: $("pin").value });
         API.control = true;
         show(true);
@@ -64,6 +66,7 @@ const CONTROL = (() => {
       $("pin").value = "";
     });
     $("logout").addEventListener("click", async () => {
+      await ready;
       await API.post("/api/logout");
       API.control = false;
       show(false);
@@ -112,12 +115,13 @@ const CONTROL = (() => {
     $("replace-current").textContent = last ? `(${last.ply}. ${last.uhp})` : "(none yet)";
   }
 
-  async function init(stateHandler) {
+  function init(stateHandler) {
     onState = stateHandler;
+    ready = API.refreshSession().then(session => {
+      show(session.control);
+      $("pin-recovery").textContent = session.pin_help || "";
+    }, () => show(false)); // no answer: locked, and unlocking asks again
     wire();
-    const session = await API.refreshSession();
-    show(session.control);
-    $("pin-recovery").textContent = session.pin_help || "";
   }
 
   return { init, act, update, say, ROUTES };

@@ -7,6 +7,7 @@ const TABLE = (() => {
   const $ = id => document.getElementById(id);
   const POSITION = "/api/table-position", START = "/api/game/start-from-table";
   let stacks = [];
+  let view = ""; // the reading the answers are for: the server refuses them for another
   let problems = []; // cells the view cannot make a position of: outlined in red
 
   function cellKey(c) { return `${c.q},${c.r}`; }
@@ -67,6 +68,7 @@ const TABLE = (() => {
 
   function render(data) {
     stacks = data.stacks || [];
+    view = data.view || "";
     const questions = data.questions || [];
     problems = questions.filter(q => ["unsure", "unreadable"].includes(q.kind)).flatMap(q => q.cells);
     draw(null);
@@ -99,7 +101,7 @@ const TABLE = (() => {
   async function start(ev) {
     ev.preventDefault();
     const chosen = document.querySelector("#ft-questions input[name=to_move]:checked");
-    const body = { to_move: chosen ? chosen.value : "", numbers: {}, under: {},
+    const body = { to_move: chosen ? chosen.value : "", numbers: {}, under: {}, view,
       white: $("ft-white").value, black: $("ft-black").value, time_control: $("ft-time").value.trim(),
       event: $("ft-event").value, round: $("ft-round").value };
     document.querySelectorAll("#ft-questions select.number").forEach(s => { body.numbers[s.dataset.cell] = s.value; });
