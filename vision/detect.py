@@ -25,6 +25,7 @@ from vision.bare_table import BareTable
 from vision.creatures import CreatureEmbedder, turned
 from vision.doubts import FAINT_TOP, bridges, confirmed, first_top, holes
 from vision.features import rectified_crop
+from vision.glare import glared
 from vision.lattice import basis_pitch
 from vision.locate import Located, LocatedTile, place_tops
 from vision.motion import MotionMap, touching
@@ -104,6 +105,7 @@ class Detector:
         if self.light is not None:
             self.light = SessionLight(self.light.grid)
         self.motion = MotionMap()
+        self.glare: list[tuple[float, float]] = []  # the last frame's tops under glare (``vision.glare``)
         self.still = StillSpots()
         self.bare = BareTable()
         self.tiny = TinyTiles()
@@ -141,7 +143,9 @@ class Detector:
                             pitch_px(located))
         if self.light is not None:
             self.light.learn(captured, located.maps.not_table().astype(np.uint8), occluded)
-        return Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), occluded, timestamp)
+        observation = Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), occluded, timestamp)
+        self.glare = glared(captured, observation)
+        return observation
 
     def _located(self, frame: np.ndarray, maps: TileMaps, tops: list[Peak], doubted: list[Peak]) -> Located:
         """The ``tops`` placed on the hive's lattice, settled by a second opinion (``vision.doubts``):

@@ -5,7 +5,7 @@ the newest; the worker recognises whatever is newest when it is free, so a slow 
 drops the stale ones instead of building a backlog. A source that fails (camera
 unplugged) is reopened with growing pauses and the page is told at each step. While the
 tiles look too small to read reliably (a camera too far off, a wide lens), the page says
-how near to bring it.
+how near to bring it; while a lamp's glare washes out tops, it says to move the lamp.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ log = logging.getLogger("hivecam.live")
 
 Recognise = Callable[[np.ndarray, float], Observation]
 Learn = Callable[[list[tuple[tuple[float, float], Piece]]], None]
+Glare = Callable[[], list[tuple[float, float]]]
 BACKOFF_SECONDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 PREVIEW_WIDTH = 640
-SIZE_FRAMES = 15  # recent frames whose tiles' size decides the warning that they look too small
+SIZE_FRAMES = 15  # recent frames whose tiles' size (and glare) decide the warnings about them
 
 
 class CameraSpec(FrameSource):
@@ -64,10 +65,12 @@ def is_camera(spec: str) -> bool:
 class LiveLoop:
     """Runs ``source`` frames through ``recognise`` into ``service`` until ``stop``."""
 
-    def __init__(self, source: Any, recognise: Recognise, service: GameService, learn: Learn | None = None) -> None:
+    def __init__(self, source: Any, recognise: Recognise, service: GameService, learn: Learn | None = None,
+                 glare: Glare | None = None) -> None:
         """``learn`` (e.g. ``Detector.learn``) is handed the tops the record names after each
-        move recorded, whether the camera saw it or a person confirmed it."""
-        self.source, self.recognise, self.service, self.learn = source, recognise, service, learn
+        move recorded, whether the camera saw it or a person confirmed it; ``glare`` says where
+        the last frame recognised had tops under glare (``Detector.glare``)."""
+        self.source, self.recognise, self.service, self.learn, self.glare = source, recognise, service, learn, glare
         self._learnt: tuple[int, int] | None = None  # the game and move count learnt from last
         self._stop = threading.Event()
         self._ready = threading.Condition()
@@ -80,6 +83,8 @@ class LiveLoop:
         self._failure: str | None = None  # what the last frames failed of, until one succeeds
         self._pitches: deque[float] = deque(maxlen=SIZE_FRAMES)  # tiles' spacing in the recent frames
         self._size_warning = ""
+        self._glared: deque[int] = deque(maxlen=SIZE_FRAMES)  # tops under glare in the recent frames
+        self._glare_warning = ""
         self._threads = [threading.Thread(target=self._read_loop, name="hivecam-camera", daemon=True),
                          threading.Thread(target=self._work_loop, name="hivecam-vision", daemon=True)]
 
@@ -155,6 +160,7 @@ class LiveLoop:
                 self.frames_processed += 1
                 self._learn()
                 self._watch_size(observation)
+                self._watch_glare()
             except Exception as exc:  # one bad frame must never stop the referee
                 self._frame_failed(number, exc)
             else:
@@ -164,7 +170,7 @@ class LiveLoop:
 
     def _live(self) -> None:
         """Tell the page the camera is live, with whatever its source and the tiles' size warn of."""
-        warnings = [w for w in (self.source.warning, self._size_warning) if w]
+        warnings = [w for w in (self.source.warning, self._size_warning, self._glare_warning) if w]
         self.service.set_camera("warn" if warnings else "ok", "; ".join([f"{self.source.name}: live", *warnings]))
 
     def _watch_size(self, observation: Observation) -> None:
@@ -179,6 +185,20 @@ class LiveLoop:
                    f"{READABLE_PITCH:.0f}: {closer_advice(spacing, READABLE_PITCH)}") if spacing < READABLE_PITCH else ""
         if warning != self._size_warning:
             self._size_warning = warning
+            self._live()
+
+    def _watch_glare(self) -> None:
+        """Warn while tops lie under glare in most of the recent frames (their print washed out, so
+        their reads are guesses), and say what to do about it."""
+        if self.glare is None:
+            return
+        self._glared.append(len(self.glare()))
+        tops = statistics.median_low(self._glared)
+        warning = (f"glare washes out {tops} top{'s' if tops > 1 else ''} (no print shows, so "
+                   f"{'they are' if tops > 1 else 'it is'} read as a guess): move the lamp to the side "
+                   "or tilt the camera so its reflection falls off the tiles") if tops else ""
+        if warning != self._glare_warning:
+            self._glare_warning = warning
             self._live()
 
     def _learn(self) -> None:

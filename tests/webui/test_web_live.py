@@ -151,6 +151,24 @@ def test_tiles_too_small_to_read_are_warned_of_with_how_near_to_come():
     assert service.camera.count("warn") == 1  # said once, not every frame
 
 
+def test_glare_on_the_tops_is_warned_of_while_it_lasts():
+    service, camera = Service(), Camera().open()
+    under_glare = [[(100.0, 100.0), (140.0, 100.0)]]
+
+    def recognise(frame: np.ndarray, timestamp: float) -> Observation:
+        time.sleep(0.01)
+        tops = tuple(TileSighting(q, 0, Colour.WHITE, Bug.ANT, px=(100 + 40.0 * q, 100.0)) for q in range(3))
+        return Observation(tops, False, timestamp)
+
+    loop = LiveLoop(camera, recognise, service, glare=lambda: under_glare[0]).start()
+    wait_for(lambda: "warn" in service.camera, 5, "a warning")
+    assert "glare washes out 2 tops" in service.messages[-1] and "move the lamp" in service.messages[-1]
+    under_glare[0] = []  # the lamp moved
+    wait_for(lambda: service.camera[-1] == "ok", 5, "the warning cleared")
+    loop.stop()
+    assert service.camera.count("warn") == 1  # said once, not every frame
+
+
 def test_skipped_images_of_a_folder_are_shown_and_the_folder_ends(tmp_path):
     import cv2
 
