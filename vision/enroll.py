@@ -10,7 +10,8 @@ matched top's crop, turned through all six sixths and slightly jittered, gives t
 embeddings that become the profile's examples, and its plain crop the set's art
 (``vision.set_art``). A piece the photo does not show (hidden by glare,
 say) is left out, named in the profile's note, as long as most of the layout was found and every
-creature of each colour has an example.
+creature of each colour has an example; so is a top whose print glare washes out
+(``vision.glare``) where the photos show another of its creature.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ import numpy as np
 
 from calibration.errors import CalibrationError
 from calibration.layout import DEFAULT_LAYOUT, Layout, layout_position, parse_layout
-from rules.pieces import Bug, Colour
+from rules.pieces import Bug, Colour, Piece
 from vision.creatures import CreatureEmbedder, turned
 from vision.features import jittered_crop, rectified_crop
+from vision.glare import washed_crop
 from vision.images import ImageReadError, read_image
 from vision.lattice import Lattice, plane_points
 from vision.profile import CLASSES, CreatureProfile
@@ -302,9 +304,7 @@ def enroll(images: Iterable[np.ndarray | str | os.PathLike[str]], layout: str | 
     if not photos:
         raise CalibrationError("enrollment needs at least one photo of the laid-out pieces")
     mapper, embedder, rng = TileMapper(), CreatureEmbedder(), np.random.default_rng(0)
-    examples: dict[tuple[Colour, Bug], list[np.ndarray]] = {}
-    tops: list[np.ndarray] = []  # each matched top's rectified crop, for the set's art
-    labels: list[int] = []
+    seen: list[_Top] = []
     left_out = []
     for index, item in enumerate(photos):
         frame = _image(item, index)
@@ -312,18 +312,47 @@ def enroll(images: Iterable[np.ndarray | str | os.PathLike[str]], layout: str | 
         look, placement, centres, absent = _placed_closer(frame, cells, label, mapper)
         left_out += [f"{label}: {_listed(absent)}"] if absent else []
         for cell, centre in centres.items():
-            piece = cells[cell]
             crops = _crops(look, centre, placement.lattice.basis(cell), rng)
-            examples.setdefault((piece.colour, piece.bug), []).extend(embedder.embed(crops))
-            tops.append(crops[0])
-            labels.append(CLASSES.index((piece.colour, piece.bug)))
-    unseen = [f"{c.title} {b.title}" for c in Colour for b in Bug if (c, b) not in examples]
+            seen.append(_Top(cells[cell], crops[0], embedder.embed(crops), f"{cells[cell].name} in {label}"))
+    unseen = [f"{c.title} {b.title}" for c in Colour for b in Bug if all(t.kind != (c, b) for t in seen)]
     if unseen:
         raise CalibrationError(f"no photo shows a {', '.join(unseen)}; pieces not found: {' | '.join(left_out)}")
-    if left_out:
-        note = f"{note}{'; ' if note else ''}pieces not found, left out: {' | '.join(left_out)}"
-    return CreatureProfile.from_examples({k: np.array(v) for k, v in examples.items()}, note,
-                                         SetArt.learn(tops, labels, len(CLASSES)))
+    learnt, glared = _clear_of_glare(seen)
+    notes = [note] if note else []
+    notes += [f"pieces not found, left out: {' | '.join(left_out)}"] if left_out else []
+    notes += [f"under a lamp's glare, left out (move the lamp, or turn the block, for the next photo): "
+              f"{_listed(glared)}"] if glared else []
+    examples: dict[tuple[Colour, Bug], list[np.ndarray]] = {}
+    for top in learnt:
+        examples.setdefault(top.kind, []).extend(top.views)
+    return CreatureProfile.from_examples({k: np.array(v) for k, v in examples.items()}, "; ".join(notes),
+                                         SetArt.learn([t.crop for t in learnt],
+                                                      [CLASSES.index(t.kind) for t in learnt], len(CLASSES)))
+
+
+@dataclass(frozen=True)
+class _Top:
+    """One piece's top in an enrollment photo: its plain crop, its views' embeddings, where it was."""
+
+    piece: Piece
+    crop: np.ndarray
+    views: np.ndarray
+    where: str
+
+    @property
+    def kind(self) -> tuple[Colour, Bug]:
+        return self.piece.colour, self.piece.bug
+
+
+def _clear_of_glare(seen: list[_Top]) -> tuple[list[_Top], list[str]]:
+    """The tops to learn from: those a lamp's glare washes out (``vision.glare``) left out where the
+    photos show another top of the same creature (a washed-out face learnt as an Ant's look reads
+    other washed-out tops as Ants); and where each left-out top was."""
+    washed = [washed_crop(top.crop) for top in seen]
+    clear = {top.kind for top, out in zip(seen, washed) if not out}
+    dropped = [out and top.kind in clear for top, out in zip(seen, washed)]
+    return ([top for top, drop in zip(seen, dropped) if not drop],
+            [top.where for top, drop in zip(seen, dropped) if drop])
 
 
 def layout_picture(layout: str = DEFAULT_LAYOUT, style: str = "a") -> np.ndarray:

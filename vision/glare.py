@@ -5,7 +5,8 @@ black tile's reflection is as white as an ivory one's) is a guess. In the wide w
 training styles, 150 frames each, one photo enrolled) the tops ``glared`` finds were 0.6-3.1 % of
 the tops, in 5-10 % of the frames, and were read wrong 33-77 % of the time against 0.4-5.1 % for
 the rest: 13-63 % of all wrong reads by style. Only the person at the table can move the lamp, so
-the live page says so while it lasts.
+the live page says so while it lasts; enrollment learns no creature from such a top where the
+photos show another of it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from rules.observation import Observation
+from vision.features import CANON_PITCH, CROP_PX
 from vision.tile_size import observed_pitch
 
 WHITE = 245  # every channel at least this: the sensor's white
@@ -37,6 +39,12 @@ def glared(frame: np.ndarray, observation: Observation) -> list[tuple[float, flo
         if middle.size and _washed(middle):
             found.append(tile.px)
     return found
+
+
+def washed_crop(crop: np.ndarray) -> bool:
+    """Whether the rectified crop of one top (``vision.features``) shows its middle under glare."""
+    half, centre = round(MIDDLE * CANON_PITCH), CROP_PX // 2
+    return _washed(crop[centre - half:centre + half + 1, centre - half:centre + half + 1])
 
 
 def _washed(middle: np.ndarray) -> bool:

@@ -10,10 +10,11 @@ import pytest
 
 from calibration.errors import CalibrationError
 from calibration.layout import DEFAULT_LAYOUT, parse_layout
-from rules.pieces import Colour
+from rules.pieces import Bug, Colour
 from vision import enroll as enrollment
 from vision.enroll import enroll, place_layout
 from vision.lattice import plane_points
+from vision.profile import CLASSES as CLASSES_OF_SET
 from vision.render import photos as render_photos
 from vision.render.photos import enrolled_as_told, framed_photo, half_turned
 from vision.render.scene import Conditions
@@ -109,21 +110,37 @@ def _maps(faces: dict[tuple[float, float], int]) -> TileMaps:
     return TileMaps(np.zeros((rows, cols)), np.zeros((2, rows, cols)), np.zeros((rows, cols)), classes)
 
 
-def _enroll_seeing(monkeypatch, missing: set[str], faces: dict[str, int] | None = None):
+def _enroll_seeing(monkeypatch, missing: set[str], faces: dict[str, int] | None = None, glared: set[str] = set()):
     """Enroll from a blank photo whose tile map finds the default layout's tops except the
-    ``missing`` pieces', and shows a face of class ``faces[name]`` where those pieces lie."""
+    ``missing`` pieces', and shows a face of class ``faces[name]`` where those pieces lie; the
+    ``glared`` pieces' tops are white in the photo, as under a lamp's glare."""
     pieces = parse_layout(DEFAULT_LAYOUT).values()
     every = list(zip(seen(DEFAULT_LAYOUT, camera(0.0, 50.0, 0.0)), pieces))
     tops = [top for top, piece in every if piece.name not in missing]
     maps = _maps({tuple(top.centre): (faces or {})[piece.name] for top, piece in every if piece.name in (faces or {})})
     monkeypatch.setattr(enrollment, "tile_tops", lambda mapper, frame, threshold: (maps, tops))
-    return enrollment.enroll([np.full((720, 1280, 3), 128, np.uint8)])
+    photo = np.full((720, 1280, 3), 128, np.uint8)
+    for top, piece in every:
+        if piece.name in glared:
+            cv2.circle(photo, tuple(int(v) for v in top.centre), 18, (255, 255, 255), -1)
+    return enrollment.enroll([photo])
 
 
 def test_a_piece_not_found_is_left_out_and_named(monkeypatch) -> None:
     profile = _enroll_seeing(monkeypatch, {"wA2"})
     assert "wA2 at" in profile.note and "left out" in profile.note
     assert len(profile.vectors) > 0
+
+
+def test_a_top_under_glare_is_not_learnt_where_another_of_its_creature_shows(monkeypatch) -> None:
+    white_ant, white_queen = CLASSES_OF_SET.index((Colour.WHITE, Bug.ANT)), CLASSES_OF_SET.index((Colour.WHITE, Bug.QUEEN))
+    plain = _enroll_seeing(monkeypatch, set())
+    profile = _enroll_seeing(monkeypatch, set(), glared={"wA2", "wQ"})
+    assert "glare, left out" in profile.note and "move the lamp" in profile.note
+    assert profile.note.endswith(": wA2 in photo 1") and "wQ" not in profile.note
+    ants = lambda p: int((p.labels == white_ant).sum())  # noqa: E731
+    assert ants(profile) == ants(plain) * 2 // 3  # two Ants of three learnt
+    assert (profile.labels == white_queen).sum() == (plain.labels == white_queen).sum()  # the only Queen: kept
 
 
 def test_a_creature_no_photo_shows_is_an_error_naming_it(monkeypatch) -> None:
