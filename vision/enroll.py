@@ -320,8 +320,8 @@ def enroll(images: Iterable[np.ndarray | str | os.PathLike[str]], layout: str | 
     learnt, glared = _clear_of_glare(seen)
     notes = [note] if note else []
     notes += [f"pieces not found, left out: {' | '.join(left_out)}"] if left_out else []
-    notes += [f"under a lamp's glare, left out (move the lamp, or turn the block, for the next photo): "
-              f"{_listed(glared)}"] if glared else []
+    notes += [f"under a lamp's glare, left out: {_listed(glared)} - move the lamp, or turn the block, "
+              "for the next photo"] if glared else []
     examples: dict[tuple[Colour, Bug], list[np.ndarray]] = {}
     for top in learnt:
         examples.setdefault(top.kind, []).extend(top.views)
