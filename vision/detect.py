@@ -105,7 +105,7 @@ class Detector:
         if self.light is not None:
             self.light = SessionLight(self.light.grid)
         self.motion = MotionMap()
-        self.glare: list[tuple[float, float]] = []  # the last frame's tops under glare (``vision.glare``)
+        self._last: tuple[np.ndarray, Observation] | None = None  # the last frame (as captured) and what it showed
         self.still = StillSpots()
         self.bare = BareTable()
         self.tiny = TinyTiles()
@@ -144,8 +144,13 @@ class Detector:
         if self.light is not None:
             self.light.learn(captured, located.maps.not_table().astype(np.uint8), occluded)
         observation = Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), occluded, timestamp)
-        self.glare = glared(captured, observation)
+        self._last = captured, observation
         return observation
+
+    def glare(self) -> list[tuple[float, float]]:
+        """Where (frame pixels) the last frame's tops lie under a lamp's glare (``vision.glare``):
+        looked for only when asked, so frames nobody warns about cost nothing more."""
+        return [] if self._last is None else glared(*self._last)
 
     def _located(self, frame: np.ndarray, maps: TileMaps, tops: list[Peak], doubted: list[Peak]) -> Located:
         """The ``tops`` placed on the hive's lattice, settled by a second opinion (``vision.doubts``):

@@ -114,7 +114,7 @@ def build(args: argparse.Namespace):
     if profile is None and table is not None:
         profile = demo_profile()  # the demo table's own set, enrolled like a user's
     detector = Detector(profile, load_camera(args.camera_file, args.data / CAMERA_NAME), SessionLight())
-    live = LiveLoop(source, detector.detect, service, detector.learn, lambda: detector.glare)
+    live = LiveLoop(source, detector.detect, service, detector.learn, detector.glare)
     enrollment = Enrollment(args.data, live.latest_frame, detector.use_profile)
     app = create_app(service, control, live, enrollment, secure_cookies=bool(args.cert or args.behind_proxy))
     if args.behind_proxy:
