@@ -75,7 +75,8 @@ class Detector:
     def learn(self, tops: Iterable[tuple[tuple[float, float], Piece]]) -> None:
         """Take the tops that a game record names (``Referee.identified``: where the last steady
         view saw them, in frame pixels, and which piece each is) as examples of your set: a top
-        misread so far is then read as what it is, and a second Ant more like the first. Per
+        misread so far is then read as what it is, and a second Ant more like the first (a top
+        showing no print is left out: glare washes every top alike). Per
         class, the views of the tops named last (up to LEARNT_VIEWS) stand beside the enrolled
         profile's examples, and their crops (up to LEARNT_TOPS) beside its art."""
         enrolled = self.enrolled
@@ -83,8 +84,8 @@ class Detector:
         crops: dict[int, list[np.ndarray]] = {}
         for centre, piece in tops:
             seen = self.still.seen_near(np.asarray(centre, float))
-            if seen is None:
-                continue
+            if seen is None or (seen[1] is not None and printless([seen[1]])[0]):
+                continue  # not seen still, or washed out by glare (like every other top under it)
             index = CLASSES.index((piece.colour, piece.bug))
             views.setdefault(index, []).append(seen[0])
             if seen[1] is not None:

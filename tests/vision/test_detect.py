@@ -216,3 +216,20 @@ def test_tiles_the_record_names_teach_the_others_of_their_creature(detector: Det
     after = misread_others(1)
     learner.use_profile(detector.enrolled)
     assert before >= 2 and after == 0 and misread_others(1) == before
+
+
+def test_a_top_the_record_names_under_glare_teaches_nothing(detector: Detector) -> None:
+    """A washed-out top looks like every other top under the glare: named by the record, it is
+    not learnt as its creature (a printed one beside it is)."""
+    frame, truth = render_position(POSITION, Conditions(seed=3))
+    washed, printed = truth.tiles[0], truth.tiles[1]
+    radius = int(0.45 * truth.pitch_px)  # the whole face, all but its rim
+    cv2.circle(frame, (int(washed.px[0]), int(washed.px[1])), radius, (252, 252, 252), -1)
+    learner = Detector(detector.enrolled)
+    for i in range(3):
+        learner.detect(frame, 0.1 * i)
+    enrolled = len(learner.profile.vectors)
+    learner.learn([(washed.px, POSITION[washed.cell][0])])
+    assert len(learner.profile.vectors) == enrolled
+    learner.learn([(washed.px, POSITION[washed.cell][0]), (printed.px, POSITION[printed.cell][0])])
+    assert len(learner.profile.vectors) > enrolled
