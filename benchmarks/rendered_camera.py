@@ -110,6 +110,8 @@ class RenderedCamera:
     def __call__(self, shots: Iterable[Shot]) -> Iterator[Observation]:
         shots = list(shots)
         camera = self._aim(shots)
+        if shots and not shots[0].stacks:
+            self.detector.table_bare()  # a game begun on the empty board, as ``hivecam referee`` tells vision
         layout_seed = int(self.rng.integers(1 << 30))  # the set's tiles: each lies as laid until it is moved
         bump = np.zeros(2)
         before: Stacks = {}  # the position the hand is changing

@@ -4,8 +4,10 @@ A tile put down changes the picture where it lies. So a top the tile map finds a
 looks as it did when it was last seen bare (in colour: an ivory face on cream wood can match the
 wood's grey) is the table's print or grain taken for a tile, not a tile. A spot counts as seen
 bare only where the tile map was sure of it: no top near, no centre heat, table all round,
-nothing moving, nothing over the hive. Spots never seen bare, and spots whose light has changed
-since, prove nothing either way.
+nothing moving, nothing over the hive; or, where a new game is about to begin on it (the table
+then holds no tile: ``seen_bare``), anywhere, so that a mat's logo the map takes for tiles is not
+the game's first tile. Spots never seen bare, and spots whose light has changed since, prove
+nothing either way.
 """
 
 from __future__ import annotations
@@ -32,8 +34,7 @@ class BareTable:
         """Remember the cells of ``colour`` (the motion map's, rows x cols x BGR) that lie bare: at
         least CLEARANCE pitches from every top (centres in frame pixels), unmoved, and sure table
         on ``maps``."""
-        if self._colour is None or self._colour.shape != colour.shape:
-            self._colour = np.full(colour.shape, np.nan)
+        known = self._known(colour)
         kernel = disc_kernel(CLEARANCE * pitch / STRIDE)
         bare = ((cv2.dilate(maps.heat, kernel) < QUIET_HEAT) & (cv2.erode(maps.classes[0], kernel) > SURE_TABLE)
                 & ~moved)
@@ -42,7 +43,19 @@ class BareTable:
         for x, y in np.round(cell_of(np.array(tops).reshape(-1, 2))).astype(int):
             cv2.circle(near_tops, (int(x), int(y)), radius, 1, -1)
         bare &= near_tops == 0
-        self._colour[bare] = colour[bare]
+        known[bare] = colour[bare]
+
+    def seen_bare(self, colour: np.ndarray, where: np.ndarray) -> None:
+        """Remember the cells of ``colour`` (the motion map's) ``where`` the table is known to lie
+        bare (a new game about to begin on it), whatever the tile map makes of them."""
+        self._known(colour)[where] = colour[where]
+
+    def _known(self, colour: np.ndarray) -> np.ndarray:
+        """The bare colours remembered, for a colour map shaped as ``colour`` (NaN where never seen:
+        all of it when the shape is new)."""
+        if self._colour is None or self._colour.shape != colour.shape:
+            self._colour = np.full(colour.shape, np.nan)
+        return self._colour
 
     def shows_bare(self, peak: Peak, colour: np.ndarray) -> bool:
         """True if the cells round ``peak`` look as they did when last seen bare (``motion.unchanged``)."""

@@ -110,6 +110,13 @@ class Detector:
         self.still = StillSpots()
         self.bare = BareTable()
         self.tiny = TinyTiles()
+        self._bare_next = False  # the next frame with motion known shows the table bare (``table_bare``)
+
+    def table_bare(self) -> None:
+        """Say that the table holds no tile now (a new game begins on it): whatever the next frame
+        shows where nothing moves is the table itself, its print included (a mat's logo, a cloth's
+        flower), and tops found there are looked past while their spots look as they do then."""
+        self._bare_next = True
 
     def detect(self, frame: np.ndarray, timestamp: float = 0.0) -> Observation:
         """The observation of one BGR frame (undistorted first if intrinsics were given)."""
@@ -121,6 +128,9 @@ class Detector:
         maps, found, faint = tops_and_faint(self.mapper, frame, KEEP_THRESHOLD, FAINT_TOP, self.tiny.hint)
         moved = self.motion.moved(captured, maps.heat.shape)
         cells = self.motion.colour
+        if self._bare_next and cells is not None and not moved.all():
+            self.bare.seen_bare(cells, ~moved)
+            self._bare_next = False
         def on_table(peaks: list[Peak]) -> list[Peak]:
             return [peak for peak in peaks if cells is None or not self.bare.shows_bare(peak, cells)]
         found = on_table(found)

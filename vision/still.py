@@ -55,6 +55,7 @@ class StillSpots:
     def __init__(self) -> None:
         self._spots: list[_Spot] = []
         self._reported: dict[bytes, _Spot] = {}  # the reported spots by their centre's bytes (``_spot``)
+        self._vouched: list[Peak] = []  # the tops the second opinion reported on the last frame
 
     def settle(self, found: list[Peak], moved: np.ndarray, colour: np.ndarray | None = None) -> list[Peak]:
         """The tops to report for this frame from the tile map's candidates ``found`` (centre heat
@@ -79,14 +80,19 @@ class StillSpots:
 
     def vouch(self, peaks: list[Peak], moved: np.ndarray, colour: np.ndarray) -> None:
         """Take the tops a second opinion reported where the tile map found none (``vision.doubts``)
-        as this frame's tops too: remembered like the map's own when a hand passes by."""
+        as this frame's tops too. One it reported on the last frame too is then kept like the map's
+        own (held by faint heat, remembered when a hand passes by); one reported on this frame
+        alone is not (a gap between tiles looked like a top on one frame now and then, and the
+        gap's faint heat then held it for good)."""
+        before, self._vouched = self._vouched, peaks
         for peak in peaks:
             still = not _moved_near(peak, moved)
             look = (peak, spot_colours(colour, peak)) if still else None
-            near = [s for s in self._spots if np.linalg.norm(s.peak.centre - peak.centre) <= MATCH * s.peak.pitch]
+            near = [s for s in self._spots if _near(s.peak, peak.centre)]
             spot = replace(near[0], peak=peak, present=True, doubt=0, lost=0, recalled=False,
                            look=near[0].look if look is None else look) if near else _Spot(peak, True, look=look)
-            self._spots = [s for s in self._spots if all(s is not n for n in near)] + [spot]
+            if near or any(_near(last, peak.centre) for last in before):
+                self._spots = [s for s in self._spots if all(s is not n for n in near)] + [spot]
             self._reported[peak.centre.tobytes()] = spot
 
     def views(self, centre: np.ndarray, view: np.ndarray, crop: np.ndarray | None = None) -> np.ndarray:
@@ -175,6 +181,11 @@ def _follow(spot: _Spot, peak: Peak | None, still: bool) -> _Spot | None:
         return None
     doubt = spot.doubt + 1
     return _Spot(peak, doubt >= SETTLE, 0 if doubt >= SETTLE else doubt)
+
+
+def _near(peak: Peak, centre: np.ndarray) -> bool:
+    """Whether ``centre`` lies within MATCH pitches of ``peak``'s (the same top)."""
+    return bool(np.linalg.norm(peak.centre - centre) <= MATCH * peak.pitch)
 
 
 def _matches(spots: list[_Spot], found: list[Peak]) -> list[int | None]:

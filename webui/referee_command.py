@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
             source = open_source(args.source, fps=0, loop=args.loop)
             game_type, options, white, black = args.game_type, None, "", ""
         detector = Detector(profile, load_camera(args.camera_file), SessionLight())
+        detector.table_bare()  # the game starts on a bare table: what shows there is its print
         referee = Referee(game_type, options, config)
         referee.record.set_tag("White", args.white or white)
         referee.record.set_tag("Black", args.black or black)

@@ -13,10 +13,11 @@ from vision.compare import align
 from vision.detect import WHITE_CLASSES, Detector, doubtful, occluder_near_hive
 from vision.enroll import enroll
 from vision.locate import Located, LocatedTile, locate_tiles
-from vision.profile import CLASSES
+from vision.profile import CLASSES, demo_profile
 from vision.still import MAX_VIEWS, REVIEW_EVERY
 from vision.render.photos import enrollment_photos
 from vision.render.scene import Conditions, random_conditions, render_position
+from vision.render.world import random_world
 from vision.tilemaps import CLASSES as MAP_CLASSES, OBJECT, STRIDE, TileMaps
 
 NAMES = ["wQ", "bQ", "wA1", "bA1", "wG1", "bG1", "wS1", "bS1", "wB1", "bB1", "wM", "bM", "wL", "bL", "wP", "bP"]
@@ -233,3 +234,21 @@ def test_a_top_the_record_names_under_glare_teaches_nothing(detector: Detector) 
     assert len(learner.profile.vectors) == enrolled
     learner.learn([(washed.px, POSITION[washed.cell][0]), (printed.px, POSITION[printed.cell][0])])
     assert len(learner.profile.vectors) > enrolled
+
+
+def test_the_tables_print_is_looked_past_once_vision_hears_the_table_is_bare() -> None:
+    """A mat's print the tile map takes for tiles (seven of them here) is not taken for the game's
+    first tiles once vision hears that the table is bare (a new game begins on it); the first tile
+    put down on the print is found all the same."""
+    world = replace(random_world(np.random.default_rng(31), "a"), hand=False, objects=(), aim_mm=(0.0, 0.0),
+                    bump_mm=(0.0, 0.0), layout_seed=7)
+
+    def film(detector: Detector, position: dict, frames: range) -> list:
+        return [detector.detect(render_position(position, replace(world, seed=k))[0], 0.1 * k).tiles for k in frames]
+
+    told, untold = Detector(demo_profile()), Detector(demo_profile())
+    told.table_bare()
+    assert all(film(untold, {}, range(4))[2:])  # the print, taken for tiles
+    assert not any(film(told, {}, range(4))[2:])
+    queen = film(told, {(0, 0): [Piece.parse("wQ")]}, range(4, 6))[-1]
+    assert [(t.colour, t.bug) for t in queen] == [(Colour.WHITE, Bug.QUEEN)]
