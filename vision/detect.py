@@ -34,7 +34,7 @@ from vision.session_light import SessionLight
 from vision.set_art import no_surer, printless
 from vision.still import KEEP_THRESHOLD, NEW_TOP, StillSpots
 from vision.tilemaps import (HAND, OBJECT, SMALL_PITCH, STRIDE, Peak, TileMapper, TileMaps, cell_of,
-                             disc_kernel, tops_and_faint)
+                             disc_kernel, map_shape, tops_and_faint)
 from vision.tiny_tiles import TinyTiles
 
 OCCLUDER_TILE_FRACTION = 0.5  # a hand this big (in tile faces) near the hive hides tiles
@@ -125,15 +125,14 @@ class Detector:
         captured = frame
         if self.light is not None:
             frame = self.light.normalise(frame)
-        maps, found, faint = tops_and_faint(self.mapper, frame, KEEP_THRESHOLD, FAINT_TOP, self.tiny.hint)
-        moved = self.motion.moved(captured, maps.heat.shape)
+        moved = self.motion.moved(captured, map_shape(frame.shape))
         cells = self.motion.colour
         if self._bare_next and cells is not None and not moved.all():
             self.bare.seen_bare(cells, ~moved)
             self._bare_next = False
         def on_table(peaks: list[Peak]) -> list[Peak]:
             return [peak for peak in peaks if cells is None or not self.bare.shows_bare(peak, cells)]
-        found = on_table(found)
+        maps, found, faint = tops_and_faint(self.mapper, frame, KEEP_THRESHOLD, FAINT_TOP, self.tiny.hint, on_table)
         bare_known = self.tiny.shows_all(found)
         self.tiny.saw(found, moved, frame.shape)
         settled = self.still.settle(found, moved, cells)

@@ -6,10 +6,11 @@ has not moved (``vision.motion``), a top stays while the tile map's heat there s
 ``KEEP_THRESHOLD`` (below the ``NEW_TOP`` a new top needs; a fainter new one is left to the second
 opinion of ``vision.doubts``) and is kept through one frame that misses it altogether, and a top
 found where there was none is believed only once ``SETTLE`` frames in a row agree. Where the
-picture moved, the frame is believed at once, but a top the tile map loses there (a hand passing
-by) is remembered for up to ``LOST_FRAMES`` frames with the colours of its spot: once its spot is
-still again and looks as it did, the top is there still, whether the tile map sees it or not (a
-tile beside a new neighbour, or under the shadow a hand left, can vanish from the map for good).
+picture moved, the frame is believed at once, but a top the tile map loses there, or finds only
+under ``NEW_TOP`` (a hand passing by), is remembered for up to ``LOST_FRAMES`` frames with the
+colours of its spot: once its spot is still again and looks as it did, the top is there still,
+whether the tile map sees it or not (a tile beside a new neighbour, or under the shadow a hand
+left, can vanish from the map for good).
 The creature embeddings of a still top are kept too (up to ``MAX_VIEWS``), so its read
 averages over the frames instead of flickering; once it has them all, its read is kept and it
 gets a fresh view only every ``REVIEW_EVERY`` frames (a still board costs little to read).
@@ -142,7 +143,11 @@ class StillSpots:
 def _remembered(spot: _Spot, peak: Peak | None, still: bool, colour: np.ndarray) -> _Spot | None:
     """``_follow``, with the tops lost where the picture moved remembered by the ``colour`` of
     their spot: kept out of sight while the picture there moves, reported from memory once it is
-    still and looks as it did (until the map finds them again), forgotten when it looks otherwise."""
+    still and looks as it did (until the map finds them again), forgotten when it looks otherwise.
+    A top whose heat sinks under NEW_TOP where the picture moves counts as lost too (a faint top
+    beside the tile a hand lays: dropped, it would need a second opinion to come back)."""
+    if not still and peak is not None and peak.score < NEW_TOP:
+        peak = None
     if peak is None and (spot.lost or spot.recalled or (spot.present and not still)) and spot.look is not None:
         if not still:
             lost = spot.lost + 1

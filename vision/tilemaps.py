@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -72,12 +73,17 @@ def network_input(frame: np.ndarray) -> np.ndarray:
 
 def decode(raw: np.ndarray, frame_shape: tuple[int, ...]) -> TileMaps:
     """``TileMaps`` from the network's raw (1, MAP_CHANNELS, H, W) output, cut to the frame."""
-    rows, cols = -(-frame_shape[0] // STRIDE), -(-frame_shape[1] // STRIDE)
+    rows, cols = map_shape(frame_shape)
     out = raw[0, :, :rows, :cols].astype(np.float32)
     logits = out[4:] - out[4:].max(axis=0, keepdims=True)
     classes = np.exp(logits)
     classes /= classes.sum(axis=0, keepdims=True)
     return TileMaps(1 / (1 + np.exp(-out[0])), out[1:3], np.exp(out[3]) * STRIDE, classes)
+
+
+def map_shape(frame_shape: tuple[int, ...]) -> tuple[int, int]:
+    """(rows, cols) of the maps of a frame of ``frame_shape``: a cell per STRIDE pixels."""
+    return -(-frame_shape[0] // STRIDE), -(-frame_shape[1] // STRIDE)
 
 
 def cell_of(points: np.ndarray) -> np.ndarray:
@@ -146,12 +152,14 @@ def tile_tops(mapper: TileMapper, frame: np.ndarray, threshold: float = PEAK_THR
     return maps, found
 
 
-def tops_and_faint(mapper: TileMapper, frame: np.ndarray, threshold: float, faint: float, hint: Hint | None = None
-                   ) -> tuple[TileMaps, list[Peak], list[Peak]]:
+def tops_and_faint(mapper: TileMapper, frame: np.ndarray, threshold: float, faint: float, hint: Hint | None = None,
+                   off_print: Callable[[list[Peak]], list[Peak]] = list) -> tuple[TileMaps, list[Peak], list[Peak]]:
     """``tile_tops``, and the faint candidates of the same look: the other local maxima at least
     ``faint`` hot, whatever their patch looks like (tops the network doubted, for a second
-    opinion)."""
-    maps, found, look = _looked(mapper, frame, threshold, hint)
+    opinion). ``off_print`` drops the tops known to be the table's print (``vision.bare_table``):
+    a mat's logo must not count as the tiles found, or the looks for small tiles elsewhere are
+    never made."""
+    maps, found, look = _looked(mapper, frame, threshold, hint, off_print)
     return maps, found, [] if look is None else _others(look.peaks(faint, 0.0), found)
 
 
@@ -180,24 +188,24 @@ class _Look:
                 for p in peaks(self.maps, threshold, min_share)]
 
 
-def _looked(mapper: TileMapper, frame: np.ndarray, threshold: float, hint: Hint | None
-            ) -> tuple[TileMaps, list[Peak], _Look | None]:
+def _looked(mapper: TileMapper, frame: np.ndarray, threshold: float, hint: Hint | None,
+            off_print: Callable[[list[Peak]], list[Peak]] = list) -> tuple[TileMaps, list[Peak], _Look | None]:
     """The frame's maps (with those of a larger look pooled in over its region: ``_pooled``), its
-    tops (``tile_tops``) and the look they come from (None: no top, nothing faintly like a tile
-    and no ``hint``)."""
+    tops (``tile_tops``, less those ``off_print`` drops) and the look they come from (None: no top,
+    nothing faintly like a tile and no ``hint``)."""
     maps = mapper.maps(frame)
-    found = peaks(maps, threshold)
+    found = off_print(peaks(maps, threshold))
     if found and median_pitch(found) >= SMALL_PITCH:
         return maps, found, _Look(maps)
     region = _tile_region(maps, found, frame.shape)
     look = None
     if region is not None:
         look = _zoomed(mapper, frame, region, median_pitch(found) if found else None)
-        found = look.peaks(threshold)
+        found = off_print(look.peaks(threshold))
     if not found and hint is not None:  # faint patches may be the table's print, and the tiles elsewhere
         height, width = frame.shape[:2]
         look = _zoomed(mapper, frame, hint.box or (0, 0, width, height), hint.pitch)
-        found = look.peaks(threshold)
+        found = off_print(look.peaks(threshold))
     return (maps if look is None else _pooled(maps, look)), found, look
 
 

@@ -124,6 +124,19 @@ def test_a_top_a_passing_hand_made_the_map_lose_is_recalled_where_its_spot_looks
     assert _centres(spots.settle([_peak(A)], STILL, colour)) == [(400, 300)]  # forgotten
 
 
+def test_a_faint_top_a_hand_passes_by_is_remembered_as_a_lost_one_not_dropped() -> None:
+    """B holds on faint heat. A hand lays a tile beside it and the map still finds it faintly: it is
+    not shown while the picture there moves, and is back once its spot is still and looks as it did
+    (where the hand changed the spot, it is gone)."""
+    for after, reported in ((90.0, [(400, 300), (460, 300)]), (160.0, [(400, 300)])):
+        spots = StillSpots()
+        colour = np.full(MAP + (3,), 90.0)
+        spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool), colour)
+        spots.settle([_peak(A), _peak(B, heat=0.3)], STILL, colour)
+        assert _centres(spots.settle([_peak(A), _peak(B, heat=0.3)], _moved_at(B), colour)) == [(400, 300)]
+        assert _centres(spots.settle([_peak(A), _peak(B, heat=0.3)], STILL, np.full(MAP + (3,), after))) == reported
+
+
 def test_a_top_the_second_opinion_found_on_two_frames_running_is_kept_like_the_maps_own() -> None:
     """Reported on two frames running, a faint top is held by its faint heat and recalled after a
     hand passes; reported on one frame alone (a gap between tiles that looked like a top once), it

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.tilemaps import (BLACK_TOP, MAP_CHANNELS, OBJECT, STRIDE, WHITE_TOP, Hint, TileMapper, cell_of, decode, peak_at,
+from vision.tilemaps import (BLACK_TOP, MAP_CHANNELS, OBJECT, STRIDE, WHITE_TOP, Hint, Peak, TileMapper, cell_of, decode,
+                             map_shape, peak_at,
                              peaks, pixel_of, tile_tops, tops_and_faint)
 
 FRAME = (720, 1280, 3)
 
 
-def raw_maps(tops: list[tuple[float, float, bool]], pitch_px: float = 48.0) -> np.ndarray:
-    """Raw network output with a sharp heat peak at each (x, y, white) top, in frame pixels."""
-    rows, cols = 96, 160  # padded, as the network answers for a 1280x720 frame
+def raw_maps(tops: list[tuple[float, float, bool]], pitch_px: float = 48.0, cells: tuple[int, int] = (96, 160)
+             ) -> np.ndarray:
+    """Raw network output with a sharp heat peak at each (x, y, white) top, in frame pixels; ``cells``
+    (rows, cols): padded, as the network answers for a 1280x720 frame."""
+    rows, cols = cells
     raw = np.full((1, MAP_CHANNELS, rows, cols), -8.0, np.float32)
     raw[0, 3] = np.log(pitch_px / STRIDE)
     raw[0, 4] = 4.0  # table everywhere ...
@@ -191,3 +195,35 @@ def test_the_frames_maps_take_the_larger_looks_answer_over_its_region() -> None:
     assert maps.classes[OBJECT, near_y, near_x] < 0.01 and maps.classes[0, near_y, near_x] > 0.99
     assert maps.heat[top_y, top_x] < 0.01  # the larger look found no top there
     assert maps.classes[OBJECT, far_y, far_x] > 0.8
+
+
+class _BlobMapper:
+    """A TileMapper stand-in that sees the frame's red squares (a mat's print) as tops at any scale,
+    and its green ones (tiles) only once they are at least TILE_SEEN_PX wide in the look."""
+
+    TILE_SEEN_PX = 20
+
+    def maps(self, frame: np.ndarray):
+        tops = []
+        for channel, least in ((2, 0), (1, self.TILE_SEEN_PX)):
+            _, _, stats, centres = cv2.connectedComponentsWithStats((frame[..., channel] > 128).astype(np.uint8))
+            tops += [(x, y, True) for (x, y), width in zip(centres[1:], stats[1:, cv2.CC_STAT_WIDTH]) if width >= least]
+        return decode(raw_maps(tops, 16.0, map_shape(frame.shape)), frame.shape)
+
+
+def test_tops_known_to_be_the_tables_print_do_not_stop_the_look_for_small_tiles_elsewhere() -> None:
+    """A mat's logo the map takes for small tops, and a lone tile too small for the map's own look:
+    the logo, once ``off_print`` drops it, no longer counts as the tiles found, so the hint's look at
+    the whole frame twice as large is made and finds the tile; without ``off_print`` it stands for
+    them and the tile stays unseen."""
+    frame = np.zeros(FRAME, np.uint8)
+    frame[140:160, 190:210] = (0, 0, 255)  # the logo
+    frame[354:366, 634:646] = (0, 255, 0)  # a tile 12 pixels wide
+
+    def logo(found: list[Peak]) -> list[Peak]:
+        return [peak for peak in found if np.linalg.norm(peak.centre - (200, 150)) > 20]
+
+    _, plain, _ = tops_and_faint(_BlobMapper(), frame, 0.35, 0.2, Hint())
+    _, looked_past, _ = tops_and_faint(_BlobMapper(), frame, 0.35, 0.2, Hint(), logo)
+    assert len(plain) == 1 and np.linalg.norm(plain[0].centre - (200, 150)) < 2
+    assert len(looked_past) == 1 and np.linalg.norm(looked_past[0].centre - (640, 360)) < 2
