@@ -12,6 +12,8 @@ nothing either way.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import cv2
 import numpy as np
 
@@ -37,18 +39,16 @@ class BareTable:
         known = self._known(colour)
         kernel = disc_kernel(CLEARANCE * pitch / STRIDE)
         bare = ((cv2.dilate(maps.heat, kernel) < QUIET_HEAT) & (cv2.erode(maps.classes[0], kernel) > SURE_TABLE)
-                & ~moved)
-        near_tops = np.zeros(moved.shape, np.uint8)
-        radius = int(np.ceil(CLEARANCE * pitch / STRIDE))
-        for x, y in np.round(cell_of(np.array(tops).reshape(-1, 2))).astype(int):
-            cv2.circle(near_tops, (int(x), int(y)), radius, 1, -1)
-        bare &= near_tops == 0
+                & ~moved & ~_near(moved.shape, tops, pitch))
         known[bare] = colour[bare]
 
-    def seen_bare(self, colour: np.ndarray, where: np.ndarray) -> None:
+    def seen_bare(self, colour: np.ndarray, where: np.ndarray, tiles: Sequence[tuple[float, float]] = (),
+                  pitch: float = 0.0) -> None:
         """Remember the cells of ``colour`` (the motion map's) ``where`` the table is known to lie
-        bare (a new game about to begin on it), whatever the tile map makes of them."""
-        self._known(colour)[where] = colour[where]
+        bare (a new game about to begin on it), whatever the tile map makes of them, but those
+        within CLEARANCE pitches of ``tiles`` (frame pixels: tiles not cleared away yet)."""
+        bare = where & ~_near(where.shape, tiles, pitch)
+        self._known(colour)[bare] = colour[bare]
 
     def _known(self, colour: np.ndarray) -> np.ndarray:
         """The bare colours remembered, for a colour map shaped as ``colour`` (NaN where never seen:
@@ -62,3 +62,12 @@ class BareTable:
         if self._colour is None or self._colour.shape != colour.shape:
             return False
         return unchanged(spot_colours(colour, peak), spot_colours(self._colour, peak))
+
+
+def _near(shape: tuple[int, ...], centres: Sequence, pitch: float) -> np.ndarray:
+    """The map cells (of a map ``shape``) within CLEARANCE pitches of any of ``centres`` (frame pixels)."""
+    near = np.zeros(shape[:2], np.uint8)
+    radius = int(np.ceil(CLEARANCE * pitch / STRIDE))
+    for x, y in np.round(cell_of(np.array(centres, float).reshape(-1, 2))).astype(int):
+        cv2.circle(near, (int(x), int(y)), radius, 1, -1)
+    return near.astype(bool)

@@ -13,7 +13,7 @@ of being reported as a (wrong) board when a hand or an object lies on or next to
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterable
+from typing import Iterable, Sequence
 
 import cv2
 import numpy as np
@@ -110,13 +110,15 @@ class Detector:
         self.still = StillSpots()
         self.bare = BareTable()
         self.tiny = TinyTiles()
-        self._bare_next = False  # the next frame with motion known shows the table bare (``table_bare``)
+        self._bare_next: tuple[tuple[float, float], ...] | None = None  # told by ``table_bare``, not yet seen
+        self._pitch = SMALL_PITCH  # the tiles' spacing (frame pixels) in the last frame that located any
 
-    def table_bare(self) -> None:
-        """Say that the table holds no tile now (a new game begins on it): whatever the next frame
-        shows where nothing moves is the table itself, its print included (a mat's logo, a cloth's
+    def table_bare(self, tiles: Sequence[tuple[float, float]] = ()) -> None:
+        """Say that the table holds no tile now but at ``tiles`` (frame pixels: the last game's, not
+        cleared away yet) as a new game begins on it: whatever the next frame shows where nothing
+        moves, away from ``tiles``, is the table itself, its print included (a mat's logo, a cloth's
         flower), and tops found there are looked past while their spots look as they do then."""
-        self._bare_next = True
+        self._bare_next = tuple(tiles)
 
     def detect(self, frame: np.ndarray, timestamp: float = 0.0) -> Observation:
         """The observation of one BGR frame (undistorted first if intrinsics were given)."""
@@ -127,9 +129,9 @@ class Detector:
             frame = self.light.normalise(frame)
         moved = self.motion.moved(captured, map_shape(frame.shape))
         cells = self.motion.colour
-        if self._bare_next and cells is not None and not moved.all():
-            self.bare.seen_bare(cells, ~moved)
-            self._bare_next = False
+        if self._bare_next is not None and cells is not None and not moved.all():
+            tiles, self._bare_next = self._bare_next, None
+            self.bare.seen_bare(cells, ~moved, tiles, self._pitch)
         def on_table(peaks: list[Peak]) -> list[Peak]:
             return [peak for peak in peaks if cells is None or not self.bare.shows_bare(peak, cells)]
         maps, found, faint = tops_and_faint(self.mapper, frame, KEEP_THRESHOLD, FAINT_TOP, self.tiny.hint, on_table)
@@ -141,13 +143,15 @@ class Detector:
         located = self._located(frame, maps, settled, doubted)
         if cells is not None:
             self.still.vouch(_second_opinions(located, settled), moved, cells)
-        reads = assign(self._class_weights(frame, located))
+        weights, guessed = self._class_weights(frame, located)
         sightings = []
-        for tile, (colour, bug, confidence) in zip(located.tiles, reads):
+        for tile, (colour, bug, confidence) in zip(located.tiles, assign(weights, guessed)):
             q, r = tile.cell
             sightings.append(TileSighting(q, r, colour, bug, confidence, tile.level,
                                           (float(tile.centre[0]), float(tile.centre[1]))))
         occluded = occluder_near_hive(located, moved)
+        if located.tiles:
+            self._pitch = pitch_px(located)
         if cells is not None and not occluded and bare_known:
             self.bare.learn(cells, maps, moved, [*(t.centre for t in located.tiles), *(p.centre for p in found)],
                             pitch_px(located))
@@ -181,33 +185,35 @@ class Detector:
         hollow = holes(frame, located, self.embedder, self.profile)
         return replace(located, tiles=[t for t in located.tiles if all(t is not h for h in hollow)])
 
-    def _class_weights(self, frame: np.ndarray, located: Located) -> np.ndarray:
+    def _class_weights(self, frame: np.ndarray, located: Located) -> tuple[np.ndarray, np.ndarray]:
         """(T, classes) weights of the profile's classes for each tile: weighed by the tile map's
         colour of the top (a second opinion on colour that errs on other tops), the read of
-        each top's crop (``_reads``) or, for a still top that needs no fresh view, its kept read."""
+        each top's crop (``_reads``) or, for a still top that needs no fresh view, its kept read;
+        and (T,) which reads are guesses (the crop showed no print)."""
         weights = np.zeros((len(located.tiles), len(CLASSES)))
+        guessed = np.zeros(len(located.tiles), bool)
         fresh = []
         for index, tile in enumerate(located.tiles):
-            read = self.still.kept_read(tile.centre)
-            if read is None:
+            kept = self.still.kept_read(tile.centre)
+            if kept is None:
                 fresh.append(index)
             else:
-                weights[index] = read
+                weights[index], guessed[index] = kept
         if fresh:
             tiles = [located.tiles[i] for i in fresh]
-            weights[fresh] = self._reads(frame, tiles)
-            for tile, read in zip(tiles, weights[fresh]):
-                self.still.keep_read(tile.centre, read)
+            weights[fresh], guessed[fresh] = self._reads(frame, tiles)
+            for tile, read, guess in zip(tiles, weights[fresh], guessed[fresh]):
+                self.still.keep_read(tile.centre, read, bool(guess))
         white = np.array([tile.white for tile in located.tiles]).reshape(-1, 1)
         weights = weights * np.where(WHITE_CLASSES, white, 1 - white)
-        return weights / np.maximum(weights.sum(axis=1, keepdims=True), 1e-12)
+        return weights / np.maximum(weights.sum(axis=1, keepdims=True), 1e-12), guessed
 
-    def _reads(self, frame: np.ndarray, tiles: list[LocatedTile]) -> np.ndarray:
+    def _reads(self, frame: np.ndarray, tiles: list[LocatedTile]) -> tuple[np.ndarray, np.ndarray]:
         """(T, classes) weights of the profile's classes for each tile's crop: from its embedding
         as seen (with those of the still frames before), and where that leaves the read unsure,
         also from the crop turned half round (the network is not fully turn-blind; a second view
         of every top would cost a third of the frame's time), then settled by your set's art; a
-        top whose middle shows no print (glare) is read as a doubtful guess."""
+        top whose middle shows no print (glare) is read as a doubtful guess, and (T,) which are."""
         crops = [rectified_crop(frame, tile.centre, tile.basis) for tile in tiles]
         embedded = self.embedder.embed(crops)
         views = [self.still.views(tile.centre, view, crop) for tile, view, crop in zip(tiles, embedded, crops)]
@@ -220,7 +226,7 @@ class Detector:
         weights = self.profile.reweigh(weights, crops)
         blank = printless(crops)
         weights[blank] = doubtful(weights[blank])
-        return weights
+        return weights, blank
 
 
 def _second_opinions(located: Located, settled: list[Peak]) -> list[Peak]:

@@ -138,12 +138,13 @@ class CreatureProfile:
         return cls.from_dict(files.load(path, KIND, VERSION), str(path))
 
 
-def assign(weights: np.ndarray) -> list[tuple[Colour, Bug, float]]:
+def assign(weights: np.ndarray, guessed: np.ndarray | None = None) -> list[tuple[Colour, Bug, float]]:
     """The colour, creature and confidence of each tile of one frame from its class weights (T,
     len(CLASSES)), never reading a creature on more tiles than a set has of it (one Queen, two
     Spiders, three Ants... of each colour): tiles claim their class in order of confidence, and
     one whose class is used up takes its best remaining class, with the confidence of that class
-    among the remaining ones."""
+    among the remaining ones; but a ``guessed`` tile's read (T,: its crop showed no print) is
+    never surer than that class was among all (the others' claims tell nothing of its print)."""
     left = np.array([bug.count for _, bug in CLASSES])
     reads: list[tuple[Colour, Bug, float]] = [(Colour.WHITE, Bug.QUEEN, 0.0)] * len(weights)
     for index in np.argsort(-weights.max(axis=1), kind="stable"):
@@ -151,7 +152,10 @@ def assign(weights: np.ndarray) -> list[tuple[Colour, Bug, float]]:
         best = int(np.argmax(open_weights))
         left[best] = max(left[best] - 1, 0)
         colour, bug = CLASSES[best]
-        reads[index] = (colour, bug, float(open_weights[best] / open_weights.sum()))
+        confidence = float(open_weights[best] / open_weights.sum())
+        if guessed is not None and guessed[index]:
+            confidence = min(confidence, float(weights[index, best] / weights[index].sum()))
+        reads[index] = (colour, bug, confidence)
     return reads
 
 

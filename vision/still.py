@@ -43,6 +43,7 @@ class _Spot:
     doubt: int = 0  # frames in a row the tile map has said otherwise
     views: list[np.ndarray] = field(default_factory=list)  # embeddings from still frames, newest last
     read: np.ndarray | None = None  # what the views were last read as (the detector's weights)
+    guessed: bool = False  # ... from a crop showing no print (glare): the read is a guess
     crop: np.ndarray | None = None  # the top's crop of its last view
     rest: int = 0  # frames since the last view
     look: tuple[Peak, np.ndarray] | None = None  # where it was last found still, and its spot's colours then
@@ -105,19 +106,21 @@ class StillSpots:
         spot.views, spot.rest, spot.crop = [*spot.views[-(MAX_VIEWS - 1):], view], 0, crop
         return np.vstack(spot.views)
 
-    def kept_read(self, centre: np.ndarray) -> np.ndarray | None:
-        """The read kept for the top at ``centre`` if it needs no fresh view this frame (it has
-        MAX_VIEWS views, the last fewer than REVIEW_EVERY frames ago), else None."""
+    def kept_read(self, centre: np.ndarray) -> tuple[np.ndarray, bool] | None:
+        """The read kept for the top at ``centre``, and whether it was a guess, if it needs no
+        fresh view this frame (it has MAX_VIEWS views, the last fewer than REVIEW_EVERY frames
+        ago), else None."""
         spot = self._spot(centre)
-        if spot is None or len(spot.views) < MAX_VIEWS or spot.rest >= REVIEW_EVERY:
+        if spot is None or spot.read is None or len(spot.views) < MAX_VIEWS or spot.rest >= REVIEW_EVERY:
             return None
-        return spot.read
+        return spot.read, spot.guessed
 
-    def keep_read(self, centre: np.ndarray, read: np.ndarray) -> None:
-        """Keep what the top at ``centre``'s views were read as (for ``kept_read``)."""
+    def keep_read(self, centre: np.ndarray, read: np.ndarray, guessed: bool = False) -> None:
+        """Keep what the top at ``centre``'s views were read as, and whether that was a guess
+        (its crop showed no print), for ``kept_read``."""
         spot = self._spot(centre)
         if spot is not None:
-            spot.read = read
+            spot.read, spot.guessed = read, guessed
 
     def seen_near(self, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray | None] | None:
         """The views (V, embedding) kept of the reported top nearest ``centre``, within MATCH

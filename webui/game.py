@@ -31,10 +31,13 @@ class GameService:
     """Owns the referee of the current game; every method is thread-safe."""
 
     def __init__(self, store: GameStore, hub: Hub, config: RefereeConfig | None = None,
-                 first: GameRecord | None = None, site: str = "hivecam") -> None:
+                 first: GameRecord | None = None, site: str = "hivecam",
+                 table_bare: Callable[[list[tuple[float, float]]], None] | None = None) -> None:
         """Resume the latest game of ``store``; with none, start ``first`` (default Base+MLP).
-        ``site`` (the board's name) is the ``Site`` of every game begun here."""
-        self.store, self.hub, self.site = store, hub, site
+        ``site`` (the board's name) is the ``Site`` of every game begun here; ``table_bare`` (e.g.
+        ``Detector.table_bare``) is told when a new game begins on the empty board, with where the
+        last game's tiles lay in the camera's last steady view (they may not be cleared away yet)."""
+        self.store, self.hub, self.site, self.table_bare = store, hub, site, table_bare
         self.config = config or RefereeConfig()
         self._lock = threading.RLock()
         self.camera: dict[str, Any] = {"status": "starting", "message": "opening the camera"}
@@ -82,7 +85,10 @@ class GameService:
         record = new_record(game_type, options, white, black, setup, **tags)
         with self._lock:
             self.config = replace(self.config, illegal_move_limit=illegal_move_limit)
+            left = [centre for centre, _ in self.referee.identified()]
             self._start(record)
+            if self.table_bare is not None and setup is None:
+                self.table_bare(left)
             self._publish([{"kind": "new_game", "time": 0.0, "game_id": self.game_id}], time.time())
             return self.snapshot()
 

@@ -100,9 +100,13 @@ def build(args: argparse.Namespace):
     if table is None:
         demo = demo_record()
         store.hide_demo_games(demo.tags["White"], demo.tags["Black"], [m.uhp for m in demo.moves])
+    profile = load_profile(args.profile, args.data / PROFILE_NAME)
+    if profile is None and table is not None:
+        profile = demo_profile()  # the demo table's own set, enrolled like a user's
+    detector = Detector(profile, load_camera(args.camera_file, args.data / CAMERA_NAME), SessionLight())
     first = new_record(*demo_players(table.record)) if table is not None else None
     service = GameService(store, Hub(), RefereeConfig(stable_seconds=args.stable_seconds), first,
-                          site=args.board_name)
+                          site=args.board_name, table_bare=detector.table_bare)
     control = Control(args.data)
     if table is not None:
         source = _continue_demo(service, table)
@@ -110,10 +114,6 @@ def build(args: argparse.Namespace):
         source = CameraSpec(spec)  # opened by the live loop, retried until the camera is there
     else:
         source = open_source(spec, loop=args.loop)
-    profile = load_profile(args.profile, args.data / PROFILE_NAME)
-    if profile is None and table is not None:
-        profile = demo_profile()  # the demo table's own set, enrolled like a user's
-    detector = Detector(profile, load_camera(args.camera_file, args.data / CAMERA_NAME), SessionLight())
     live = LiveLoop(source, detector.detect, service, detector.learn, detector.glare)
     enrollment = Enrollment(args.data, live.latest_frame, detector.use_profile)
     app = create_app(service, control, live, enrollment, secure_cookies=bool(args.cert or args.behind_proxy))

@@ -144,7 +144,7 @@ def test_the_tile_maps_colour_weighs_in_on_each_read(detector: Detector) -> None
     for map_white in (0.9, 0.1):
         located.tiles[:] = [replace(t, white=map_white) for t in located.tiles]
         detector.forget()
-        shares.append(detector._class_weights(frame, located)[:, white].sum(axis=1))
+        shares.append(detector._class_weights(frame, located)[0][:, white].sum(axis=1))
     assert len(located.tiles) == len(POSITION) and bool(np.all(shares[0] > shares[1]))
 
 
@@ -152,15 +152,21 @@ def test_a_top_washed_out_by_glare_is_read_as_a_doubtful_guess(detector: Detecto
     frame, _ = render_position(POSITION, Conditions(seed=3))
     located = locate_tiles(frame, detector.mapper)
     detector.forget()
-    before = detector._class_weights(frame, located)
-    washed = frame.copy()
-    tile = located.tiles[0]
-    radius = int(0.45 * np.linalg.norm(tile.basis[0]))  # the whole face, all but its rim
-    cv2.circle(washed, (int(tile.centre[0]), int(tile.centre[1])), radius, (252, 252, 252), -1)
+    before, guessed_before = detector._class_weights(frame, located)
+    washed = _washed(frame, located.tiles[0])
     detector.forget()
-    after = detector._class_weights(washed, located)
+    after, guessed = detector._class_weights(washed, located)
     assert before[0].max() > 0.9 and after[0].max() <= 0.5 + 1e-6  # the referee will ask, not record
     assert np.array_equal(before[1:].argmax(axis=1), after[1:].argmax(axis=1))
+    assert guessed.tolist() == [True] + [False] * (len(located.tiles) - 1) and not guessed_before.any()
+
+
+def _washed(frame: np.ndarray, tile: LocatedTile) -> np.ndarray:
+    """``frame`` with ``tile``'s face washed out to the sensor's white, as by a lamp's glare."""
+    washed = frame.copy()
+    radius = int(0.45 * np.linalg.norm(tile.basis[0]))  # the whole face, all but its rim
+    cv2.circle(washed, (int(tile.centre[0]), int(tile.centre[1])), radius, (252, 252, 252), -1)
+    return washed
 
 
 def test_doubtful_reads_stay_doubtful_whatever_the_colour_says() -> None:
@@ -236,19 +242,37 @@ def test_a_top_the_record_names_under_glare_teaches_nothing(detector: Detector) 
     assert len(learner.profile.vectors) > enrolled
 
 
+PRINTED_MAT = replace(random_world(np.random.default_rng(31), "a"), hand=False, objects=(), aim_mm=(0.0, 0.0),
+                      bump_mm=(0.0, 0.0), layout_seed=7)  # a mat whose print the tile map takes for seven tiles
+QUEEN_AT_CENTRE = {(0, 0): [Piece.parse("wQ")]}
+
+
+def _film(detector: Detector, position: dict, frames: range) -> list:
+    """The tiles ``detector`` reports on each of ``frames`` of ``position`` on PRINTED_MAT."""
+    return [detector.detect(render_position(position, replace(PRINTED_MAT, seed=k))[0], 0.1 * k).tiles
+            for k in frames]
+
+
 def test_the_tables_print_is_looked_past_once_vision_hears_the_table_is_bare() -> None:
     """A mat's print the tile map takes for tiles (seven of them here) is not taken for the game's
     first tiles once vision hears that the table is bare (a new game begins on it); the first tile
     put down on the print is found all the same."""
-    world = replace(random_world(np.random.default_rng(31), "a"), hand=False, objects=(), aim_mm=(0.0, 0.0),
-                    bump_mm=(0.0, 0.0), layout_seed=7)
-
-    def film(detector: Detector, position: dict, frames: range) -> list:
-        return [detector.detect(render_position(position, replace(world, seed=k))[0], 0.1 * k).tiles for k in frames]
-
     told, untold = Detector(demo_profile()), Detector(demo_profile())
     told.table_bare()
-    assert all(film(untold, {}, range(4))[2:])  # the print, taken for tiles
-    assert not any(film(told, {}, range(4))[2:])
-    queen = film(told, {(0, 0): [Piece.parse("wQ")]}, range(4, 6))[-1]
+    assert all(_film(untold, {}, range(4))[2:])  # the print, taken for tiles
+    assert not any(_film(told, {}, range(4))[2:])
+    queen = _film(told, QUEEN_AT_CENTRE, range(4, 6))[-1]
     assert [(t.colour, t.bug) for t in queen] == [(Colour.WHITE, Bug.QUEEN)]
+
+
+def test_a_tile_left_on_the_table_when_a_new_game_begins_is_not_taken_for_its_print() -> None:
+    """A new game may begin before the last game's tiles are cleared away: told where they lie,
+    vision does not take their spots for the table's print, so a tile of the new game put down
+    there again (as its first tile often is) is found."""
+    detector = Detector(demo_profile())
+    _film(detector, QUEEN_AT_CENTRE, range(4))  # the last game's Queen
+    detector.table_bare([render_position(QUEEN_AT_CENTRE, PRINTED_MAT)[1].tiles[0].px])
+    _film(detector, QUEEN_AT_CENTRE, range(4, 6))  # the new game's first frames, the Queen not cleared away yet
+    assert not any(_film(detector, {}, range(6, 10))[2:])  # cleared away: the print is looked past
+    again = _film(detector, QUEEN_AT_CENTRE, range(10, 14))[-1]
+    assert [(t.colour, t.bug) for t in again] == [(Colour.WHITE, Bug.QUEEN)]

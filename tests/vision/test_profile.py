@@ -8,7 +8,7 @@ import pytest
 from calibration.files import CalibrationFileError, save
 from rules.pieces import Bug, Colour
 from vision.creatures import EMBEDDING, network_id
-from vision.profile import CLASSES, CreatureProfile, default_profile
+from vision.profile import CLASSES, CreatureProfile, assign, default_profile
 
 
 def unit(rng: np.random.Generator, count: int) -> np.ndarray:
@@ -66,6 +66,20 @@ def test_no_creature_is_read_on_more_tiles_than_a_set_has() -> None:
     assert [r[:2] for r in profile.classify_tiles(ants)] == [(Colour.BLACK, Bug.ANT)] * 3
     fourth = profile.classify_tiles([*ants, _mix(examples[(Colour.BLACK, Bug.ANT)][0], queen, 0.3)])[3]
     assert fourth[:2] != (Colour.BLACK, Bug.ANT)
+
+
+def test_a_guess_is_made_no_surer_by_the_creatures_other_tiles_claim() -> None:
+    """A top showing no print (glare) read 45 % black Queen, 40 % black Spider beside a clear
+    black Queen: it takes the Spider, but no surer than the 40 % its own crop gave it; a printed
+    top so read is a Spider by elimination."""
+    queen, spider = CLASSES.index((Colour.BLACK, Bug.QUEEN)), CLASSES.index((Colour.BLACK, Bug.SPIDER))
+    weights = np.full((2, len(CLASSES)), 0.01)
+    weights[0, queen], weights[1, queen], weights[1, spider] = 0.95, 0.45, 0.40
+    weights /= weights.sum(axis=1, keepdims=True)
+    printed = assign(weights)[1]
+    guess = assign(weights, np.array([False, True]))[1]
+    assert printed[:2] == guess[:2] == (Colour.BLACK, Bug.SPIDER)
+    assert printed[2] > 0.6 and guess[2] == pytest.approx(weights[1, spider])
 
 
 def test_every_class_needs_an_example() -> None:

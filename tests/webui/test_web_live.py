@@ -13,10 +13,13 @@ from rules import RuleOptions
 from rules.observation import Observation, TileSighting
 from rules.pieces import Bug, Colour, Piece
 from rules.referee import RefereeConfig
+from rules.setup import Setup
 from vision.sources import FrameSource, SourceError
 from webui import live as live_module
+from webui.game import GameService
 from webui.hub import Hub
 from webui.live import LiveLoop
+from webui.store import GameStore
 
 
 class Service:
@@ -258,3 +261,20 @@ def test_the_service_names_the_tops_of_the_recorded_position(service):
     assert [m.uhp for m in service.referee.record.moves] == ["wG1"]
     assert service.record_key() == (game, 1)
     assert service.identified() == [((320.0, 240.0), Piece.parse("wG1"))]
+
+
+def test_a_new_game_on_the_empty_board_tells_vision_where_the_last_games_tiles_lay(data_dir):
+    """Vision hears that the table is bare when a new game begins on the empty board, but for the
+    tops the last game's record names (they may not be cleared away yet); a game begun from the
+    position on the table tells it nothing (its tiles are on the table)."""
+    told: list = []
+    service = GameService(GameStore(data_dir / "games.sqlite3"), Hub(), RefereeConfig(stable_seconds=0.2),
+                          table_bare=told.append)
+    game, now = service.stamp()
+    grasshopper = TileSighting(0, 0, Colour.WHITE, Bug.GRASSHOPPER, 0.95, 1, (320.0, 240.0))
+    for step in range(8):
+        service.observe(Observation((grasshopper,), False, now + 0.1 * step), game)
+    service.new_game("Base", RuleOptions())
+    service.new_game("Base", RuleOptions())
+    service.new_game("Base", RuleOptions(), setup=Setup.parse("b 0,0:wQ 1,0:bQ"))
+    assert told == [[(320.0, 240.0)], []]
