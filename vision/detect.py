@@ -150,11 +150,12 @@ class Detector:
             sightings.append(TileSighting(q, r, colour, bug, confidence, tile.level,
                                           (float(tile.centre[0]), float(tile.centre[1]))))
         occluded = occluder_near_hive(located, moved)
+        pitch = pitch_px(located)
         if located.tiles:
-            self._pitch = pitch_px(located)
+            self._pitch = pitch
         if cells is not None and not occluded and bare_known:
             self.bare.learn(cells, maps, moved, [*(t.centre for t in located.tiles), *(p.centre for p in found)],
-                            pitch_px(located))
+                            pitch)
         if self.light is not None:
             self.light.learn(captured, located.maps.not_table().astype(np.uint8), occluded)
         observation = Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), occluded, timestamp)
