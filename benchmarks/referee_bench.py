@@ -356,10 +356,10 @@ def find_injection(record: GameRecord, kind: str, rng: random.Random) -> Injecti
 def inject(record: GameRecord, injection: Injection, config: RefereeConfig, rng: random.Random,
            pace: Pace, camera: Camera, follow: int = 3, hold: tuple[int, int] = (12, 25)
            ) -> tuple[Rule | None, bool, int]:
-    """Resume at the injection point, show the illegal move, take it back, then play on
-    ``follow`` moves, each board left still for ``hold`` frames. Returns the rule flagged
-    (None if none), whether play went on, and how many illegal moves were flagged after
-    the takeback (legal moves flagged illegal)."""
+    """Resume at the injection point, show the illegal move (left until the referee could
+    flag it), take it back, then play on ``follow`` moves, each board left still for
+    ``hold`` frames. Returns the rule flagged (None if none), whether play went on, and
+    how many illegal moves were flagged after the takeback (legal moves flagged illegal)."""
     prefix = GameRecord(record.game_type, record.options)
     for entry in record.moves[:injection.ply]:
         prefix.append(entry.move)
@@ -380,7 +380,7 @@ def inject(record: GameRecord, injection: Injection, config: RefereeConfig, rng:
             shown.append(board.stacks())
     # no fast replies, and boards left long enough for the warning to be seen and acted on
     calm = replace(pace, fast_chance=0.0, still_frames=hold)
-    run = watch(referee, film(shown, rng, calm), camera)
+    run = watch(referee, film(shown, rng, calm, waited={1}), camera)
     illegal = [e for e in run.events if e.kind == "illegal"]
     rule = Rule(illegal[0].rule) if illegal else None
     taken_back = any(e.kind == "takeback" for e in run.events)
@@ -392,8 +392,10 @@ def inject(record: GameRecord, injection: Injection, config: RefereeConfig, rng:
 
 # ------------------------------------------------------------------- games
 # rendered frames cost ~0.1 s each: a lean film (a hand frame or two, the board still just
-# long enough to settle at 10 fps, stable_seconds 0.3) and injections held a little longer
-RENDERED_PACE = Pace(hand_frames=(1, 2), still_frames=(4, 6), end_frames=8)
+# long enough to settle at 10 fps, stable_seconds 0.3) and injections held a little longer;
+# the last board and the illegal one stay 2.5 s, past the referee's longest wait
+# (stable_seconds 0.3 then misread_after_seconds 2.0), as players leave them until it speaks
+RENDERED_PACE = Pace(hand_frames=(1, 2), still_frames=(4, 6), end_frames=25)
 RENDERED_HOLD = (5, 8)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Collection, Iterable, Iterator, Mapping, Sequence
 
 from ..hexgrid import Hex
 from ..observation import Observation, TileSighting
@@ -62,10 +62,12 @@ def random_transform(rng: random.Random, mirror: bool = False) -> Transform:
 
 
 def film(positions: Sequence[Mapping[Hex, Sequence[Piece]]], rng: random.Random, pace: Pace = Pace(),
-         start: Transform = Transform(0, False, (3, -2))) -> Iterator[Shot]:
+         start: Transform = Transform(0, False, (3, -2)), waited: Collection[int] = ()) -> Iterator[Shot]:
     """Shots of a game: for each position after the first, a hand (the move being made)
     then the still board. ``start`` is the first registration (turns 0 keeps the game's
-    orientation, so records compare move for move).
+    orientation, so records compare move for move). The positions whose indices are in
+    ``waited`` stay still as long as the last one: boards the players leave until the
+    referee speaks (an illegal move is taken back once it is flagged, not before).
 
     A bump happens under the hand once the camera has seen two pieces still (a lone piece
     turned on the spot looks the same however it turned). A fast reply skips the still
@@ -77,17 +79,18 @@ def film(positions: Sequence[Mapping[Hex, Sequence[Piece]]], rng: random.Random,
     fast = False
     shown = 0  # pieces in the last position shown still
     for index, stacks in enumerate(positions):
+        waits = index == len(positions) - 1 or index in waited
         if index:
             if shown > 1 and rng.random() < pace.bump_chance:
                 transform = random_transform(rng)
             for _ in range(rng.randint(*pace.hand_frames)):
                 frame += 1
                 yield Shot(stacks, transform, True, round(frame * step, 6))
-            fast = not fast and index < len(positions) - 1 and rng.random() < pace.fast_chance
+            fast = not fast and not waits and rng.random() < pace.fast_chance
             if fast:
                 continue
         shown = len(stacks)
-        still = pace.end_frames if index == len(positions) - 1 else rng.randint(*pace.still_frames)
+        still = pace.end_frames if waits else rng.randint(*pace.still_frames)
         for _ in range(still):
             frame += 1
             yield Shot(stacks, transform, False, round(frame * step, 6))

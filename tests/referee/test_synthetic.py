@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from rules import Board
 from rules.referee.registration import Transform
@@ -36,6 +37,15 @@ def test_film_shows_each_position_after_a_hand_and_ends_still() -> None:
     # the hive is knocked only once the camera has seen two pieces still
     assert {s.transform for s in shots if len(s.stacks) <= 2} == {Transform(0, False, (3, -2))}
     assert len({s.transform for s in shots}) > 2
+
+
+def test_a_waited_on_board_stays_as_long_as_the_last_and_is_never_skipped_by_a_fast_reply() -> None:
+    pace = Pace(hand_frames=(1, 1), still_frames=(2, 2), bump_chance=0.0, fast_chance=1.0, end_frames=7)
+    shown = positions()
+    shots = list(film(shown, random.Random(4), pace, waited={3}))
+    still = Counter(len(s.stacks) for s in shots if not s.occluded)  # board i covers i cells, the last 5
+    # replies alternate fast and slow: boards 1, 4 and 6 are skipped, the waited board 3 is not
+    assert still == {0: 2, 2: 2, 3: 7, 5: 2 + 7}
 
 
 def test_noise_flickers_at_low_confidence_and_leaves_hands_alone() -> None:
