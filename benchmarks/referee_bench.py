@@ -358,8 +358,9 @@ def inject(record: GameRecord, injection: Injection, config: RefereeConfig, rng:
            ) -> tuple[Rule | None, bool, int]:
     """Resume at the injection point, show the illegal move (left until the referee could
     flag it), take it back, then play on ``follow`` moves, each board left still for
-    ``hold`` frames. Returns the rule flagged (None if none), whether play went on, and
-    how many illegal moves were flagged after the takeback (legal moves flagged illegal)."""
+    ``hold`` frames. Returns the rule flagged once the illegal move is made (None if none),
+    whether play went on, and how many illegal moves were flagged before it was made or after
+    it was taken back (legal moves flagged illegal)."""
     prefix = GameRecord(record.game_type, record.options)
     for entry in record.moves[:injection.ply]:
         prefix.append(entry.move)
@@ -380,14 +381,17 @@ def inject(record: GameRecord, injection: Injection, config: RefereeConfig, rng:
             shown.append(board.stacks())
     # no fast replies, and boards left long enough for the warning to be seen and acted on
     calm = replace(pace, fast_chance=0.0, still_frames=hold)
-    run = watch(referee, film(shown, rng, calm, waited={1}), camera)
-    illegal = [e for e in run.events if e.kind == "illegal"]
+    shots = list(film(shown, rng, calm, waited={1}))
+    made = next(s.timestamp for s in shots if s.stacks is shown[1])  # the hand begins the illegal move
+    run = watch(referee, shots, camera)
+    before = sum(e.kind == "illegal" and e.time < made for e in run.events)  # a legal board flagged
+    illegal = [e for e in run.events if e.kind == "illegal" and e.time >= made]
     rule = Rule(illegal[0].rule) if illegal else None
     taken_back = any(e.kind == "takeback" for e in run.events)
     after = next((i for i, e in enumerate(run.events) if e.kind == "takeback"), len(run.events))
     went_on = taken_back and [m.uhp for m in referee.record.moves] == [m.uhp for m in record.moves[:injection.ply]
                                                                        + rest]
-    return rule, went_on, sum(e.kind == "illegal" for e in run.events[after:])
+    return rule, went_on, before + sum(e.kind == "illegal" for e in run.events[after:])
 
 
 # ------------------------------------------------------------------- games

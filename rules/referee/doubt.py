@@ -108,6 +108,13 @@ def missed_move_message(board: Board, move: Move, quiet_visit: float) -> str:
             f"{quiet_visit:.1f} s and nothing seemed to change: perhaps {turn}'s move was not seen")
 
 
+def unconfirmed_message(board: Board, move: Move) -> str:
+    """What to tell the players when a view shows ``move``, an illegal one, before any view has
+    shown the recorded position (a game resumed from its record, or picked up from the table)."""
+    return (f"{board.uhp(move)} would break the rules, but the camera has not yet seen the recorded position "
+            "on the table: is it set up as recorded, or is a tile misread?")
+
+
 MOST_AT_ONCE = 2  # moves (forced passes aside) one still view may add to the record unasked
 MIN_SHOWN = 2 / 3  # share of the stacks a move leaves alone that a view must show to rule the move illegal
 

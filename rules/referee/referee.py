@@ -32,7 +32,7 @@ from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent
 from .apart import set_aside
 from .attempts import Attempt, Misread, offender
 from .doubt import (MOST_AT_ONCE, colour_doubt, lenient_moves_reason, many_moves_reason, missed_move_message,
-                    second_move_message, unseen_move_reason, view_doubt)
+                    second_move_message, unconfirmed_message, unseen_move_reason, view_doubt)
 from .identity import Renaming, parse_renaming, renamed, suspects
 from .inference import Explained, Explanation, judge, nearest_moves
 from .scene import Label, Scene, labels, moved, scene_of, tops
@@ -407,6 +407,9 @@ class Referee:
         if any(not m.is_pass for m in before):  # the view changed in two places
             message = second_move_message(before, move)
             return self._misread(Misread(message, _cells(move), 1, attempt.transform), scene, since)
+        if self._transform is None and self.board.stacks():  # no view has shown the recorded position yet
+            return self._misread(Misread(unconfirmed_message(self.board, move), _cells(move), 1, attempt.transform),
+                                 scene, since)
         if offender(self.board, move) is self.board.turn or self._quiet_visit is None:
             return None
         message = missed_move_message(self.board, move, self._quiet_visit)

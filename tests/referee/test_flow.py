@@ -9,6 +9,7 @@ import pytest
 from table_sim import Table, kinds, of, record_of, uhps
 
 from rules import Bug, Colour, Piece, RuleOptions
+from rules.explain import Rule
 from rules.observation import Observation
 from rules.pgn import format_pgn
 from rules.record import IllegalAttempt
@@ -238,6 +239,22 @@ def test_resume_from_a_record_after_a_crash(table) -> None:
     assert [(e.uhp, e.ply) for e in of(events, "move")] == [("wA1 -wQ", 5)]
     assert referee.record is record
     assert referee.warnings == {Colour.WHITE: 0, Colour.BLACK: 2}
+
+
+def test_a_resumed_game_is_not_ruled_on_before_the_camera_has_seen_its_recorded_position() -> None:
+    record = record_of("Base+MLP", *OPENING)  # wQ(-1,0) wG1(0,0) bG1(1,0) bQ(2,0)
+    t = Table(Referee.resume(record, RefereeConfig(stable_seconds=0.3)))
+    t.force("wA1", (2, -1))  # the first view shows a white Ant touching Black: an illegal placement, or a misread
+    assert kinds(t.still()) == []
+    events = t.still(frames=25)
+    assert kinds(events) == ["misread"] and "not yet seen the recorded position" in of(events, "misread")[0].message
+    assert t.referee.warnings[Colour.WHITE] == 0 and len(record.moves) == len(OPENING)
+    t.hand()
+    t.take_back()
+    assert kinds(t.still()) == ["takeback"]  # the recorded position, seen at last: the question is settled
+    t.hand()
+    t.force("wA1", (2, -1))
+    assert of(t.still(), "illegal")[0].rule == Rule.PLACE_TOUCHING_OPPONENT.value
 
 
 def test_a_resumed_game_that_is_already_over_stays_over() -> None:
