@@ -356,8 +356,9 @@ def find_injection(record: GameRecord, kind: str, rng: random.Random) -> Injecti
 def inject(record: GameRecord, injection: Injection, config: RefereeConfig, rng: random.Random,
            pace: Pace, camera: Camera, follow: int = 3, hold: tuple[int, int] = (12, 25)
            ) -> tuple[Rule | None, bool, int]:
-    """Resume at the injection point, show the illegal move (left until the referee could
-    flag it), take it back, then play on ``follow`` moves, each board left still for
+    """Resume at the injection point (the position left still as long as the referee may wait, as
+    a resumed game's table lies before play goes on), show the illegal move (left until the
+    referee could flag it), take it back, then play on ``follow`` moves, each board left still for
     ``hold`` frames. Returns the rule flagged once the illegal move is made (None if none),
     whether play went on, and how many illegal moves were flagged before it was made or after
     it was taken back (legal moves flagged illegal)."""
@@ -381,7 +382,7 @@ def inject(record: GameRecord, injection: Injection, config: RefereeConfig, rng:
             shown.append(board.stacks())
     # no fast replies, and boards left long enough for the warning to be seen and acted on
     calm = replace(pace, fast_chance=0.0, still_frames=hold)
-    shots = list(film(shown, rng, calm, waited={1}))
+    shots = list(film(shown, rng, calm, waited={0, 1}))
     made = next(s.timestamp for s in shots if s.stacks is shown[1])  # the hand begins the illegal move
     run = watch(referee, shots, camera)
     before = sum(e.kind == "illegal" and e.time < made for e in run.events)  # a legal board flagged

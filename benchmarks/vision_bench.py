@@ -12,9 +12,9 @@ from one photo in a layout picked at random (the documented block, rows of one c
 scatter; ``--photos 2``: and a second photo of the block turned half round, as the calibration
 page asks) and then filmed on any table, and the style's sets of every look with the built-in
 profile; training styles first, the blind styles (never trained or tuned on) last, and the
-worst enrolled style. ``exact_20px``: whole position on the frames whose tiles lie at least 20
-pixels apart (the live page tells the user to bring the camera nearer below that); ``readable``:
-the share of the frames without a hand whose tiles lie at least 20 pixels apart and whose every
+worst enrolled style. ``exact_30px``: whole position on the frames whose tiles lie at least 30
+pixels apart (``vision.tile_size.READABLE_PITCH``: the live page tells the user to bring the camera
+nearer below that); ``readable``: the share of the frames without a hand whose tiles lie that far apart and whose every
 top shows its print (``vision.set_art.printless``: not washed out by glare), and ``exact_readable`` whole position on those. A
 second table gives, per style, why frames were not exact (the share of frames with a missed
 tile, a phantom, a wrong colour, a wrong creature, a false occlusion, or wrong cells). The classic sections: every frame gets a random camera pose (40-80 cm, tilt up to 30 degrees, any turn), lens,
@@ -64,6 +64,7 @@ CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "valid-move
     "Board_ValidMovesFromRealGamesTest.csv"
 HAND_SHARE = 0.2
 CAUSES = ("missed", "phantom", "colour", "creature", "occluded", "cells")  # 'cells': all tiles right, not their places
+NEAR_EXACT = f"exact_{READABLE_PITCH:.0f}px"  # whole position on the frames whose tiles lie that far apart
 TARGETS = {"recall": 99.9, "phantoms": 0.1, "colour": 99.95, "creature": 99.8, "exact": 98.0, "hand": 99.0,
            "ms": 40.0}
 
@@ -104,7 +105,7 @@ class Tally:
         return {"recall": pct(self.found, self.truth_tiles), "phantoms": pct(self.phantoms, self.truth_tiles),
                 "colour": pct(self.colour_right, self.found), "creature": pct(self.bug_right, self.found),
                 "height": pct(self.height_right, self.found), "exact": pct(self.exact, self.frames),
-                "exact_20px": pct(self.near_exact, self.near_frames),
+                NEAR_EXACT: pct(self.near_exact, self.near_frames),
                 "false_occl": pct(self.false_occluded, self.frames), "hand": pct(self.hand_ok, self.hand_frames),
                 "ms": statistics.median(self.times) * 1000 if self.times else float("nan"),
                 "readable": pct(self.readable, self.frames), "exact_readable": pct(self.readable_exact, self.readable),
@@ -251,7 +252,7 @@ def print_causes(rows: list[tuple[str, dict[str, float]]]) -> None:
 
 
 def print_table(rows: list[tuple[str, dict[str, float]]]) -> None:
-    columns = ["recall", "phantoms", "colour", "creature", "exact", "exact_20px", "hand", "false_occl", "height", "ms"]
+    columns = ["recall", "phantoms", "colour", "creature", "exact", NEAR_EXACT, "hand", "false_occl", "height", "ms"]
     print(f"{'section':<34}" + "".join(f"{c:>11}" for c in columns))
     target = {c: (f"{'>=' if c not in ('phantoms', 'ms') else '<='}{TARGETS[c]:g}" if c in TARGETS else "")
               for c in columns}
