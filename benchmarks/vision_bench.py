@@ -12,7 +12,7 @@ from one photo in a layout picked at random (the documented block, rows of one c
 scatter; ``--photos 2``: and a second photo of the block turned half round, as the calibration
 page asks) and then filmed on any table, and the style's sets of every look with the built-in
 profile; training styles first, the blind styles (never trained or tuned on) last, and the
-worst enrolled style. ``exact_30px``: whole position on the frames whose tiles lie at least 30
+worst enrolled style. ``exact_20px``: whole position on the frames whose tiles lie at least 20
 pixels apart (``vision.tile_size.READABLE_PITCH``: the live page tells the user to bring the camera
 nearer below that); ``readable``: the share of the frames without a hand whose tiles lie that far apart and whose every
 top shows its print (``vision.set_art.printless``: not washed out by glare), and ``exact_readable`` whole position on those. A

@@ -9,7 +9,10 @@ the styles benchmark's frames of six training styles, one set each enrolled from
   top if its rectified crop looks like one of your set's tops (the creature network's embedding
   of it within LOOKS_LIKE cosine similarity of one of the profile's examples). Candidates passing
   were tiles 127 times in 132, three in ten of the tops the tile map had missed; table next to the
-  hive and tiles' sides reach about 0.6.
+  hive and tiles' sides reach about 0.6. A candidate next to one so confirmed is looked at in
+  turn (black tiles on a dark flowered cloth, 36 pixels apart: the map kept five of eight at
+  0.24-0.41, and only the one touching the two it found was confirmed); nine training styles,
+  150 frames each: recall up in five (a-var 95.69 -> 95.80 %), phantoms the same in all.
 - ``first_top``: with no hive yet, the same test on the hottest faint candidates finds the game's
   first tile (a white Beetle alone on a printed mat kept the map's heat at 0.42-0.46, so it was
   seen only once the second tile was laid, and the two placements looked like one view's).
@@ -56,26 +59,35 @@ HOLE_LIKENESS = 0.85  # ... and less like your set's tops than this is a hole in
 def confirmed(frame: np.ndarray, located: Located, doubted: list[Peak], embedder: CreatureEmbedder,
               profile: CreatureProfile) -> list[Peak]:
     """The ``doubted`` candidates of a BGR ``frame`` that are tops after all: on free cells next
-    to the ``located`` tops, near the cell's centre, looking like the set's tops."""
+    to the ``located`` tops or to candidates so confirmed (a row of black tiles the map hardly
+    sees on a dark cloth), near the cell's centre, looking like the set's tops."""
     lattice = located.lattice
     if lattice is None or not doubted:
         return []
     taken = {tile.cell for tile in located.tiles}
-    options: dict[Hex, Peak] = {}
-    for peak in doubted:
-        q, r = hex_round(lattice.axial(peak.centre[None]))[0]
-        cell = (int(q), int(r))
-        if cell in taken or not any(n in taken for n in neighbours(cell)):
-            continue
-        if np.linalg.norm(peak.centre - lattice.pixel(cell)) > NEAR_CENTRE * lattice.pitch(cell):
-            continue
-        if cell not in options or peak.score > options[cell].score:
-            options[cell] = peak
-    if not options:
-        return []
-    likeness = _likeness(frame, [(peak.centre, lattice.basis(cell)) for cell, peak in options.items()],
-                         embedder, profile)
-    return [peak for peak, like in zip(options.values(), likeness) if like >= LOOKS_LIKE]
+    looked: set[Hex] = set()
+    found: list[Peak] = []
+    while True:
+        options: dict[Hex, Peak] = {}
+        for peak in doubted:
+            q, r = hex_round(lattice.axial(peak.centre[None]))[0]
+            cell = (int(q), int(r))
+            if cell in taken or cell in looked or not any(n in taken for n in neighbours(cell)):
+                continue
+            if np.linalg.norm(peak.centre - lattice.pixel(cell)) > NEAR_CENTRE * lattice.pitch(cell):
+                continue
+            if cell not in options or peak.score > options[cell].score:
+                options[cell] = peak
+        if not options:
+            return found
+        likeness = _likeness(frame, [(peak.centre, lattice.basis(cell)) for cell, peak in options.items()],
+                             embedder, profile)
+        looked |= set(options)
+        new = [(cell, peak) for (cell, peak), like in zip(options.items(), likeness) if like >= LOOKS_LIKE]
+        if not new:
+            return found
+        taken |= {cell for cell, _ in new}
+        found += [peak for _, peak in new]
 
 
 def first_top(frame: np.ndarray, maps: TileMaps, doubted: list[Peak], embedder: CreatureEmbedder,

@@ -3,11 +3,7 @@
 Tiles far off or under a wide lens show little of their creature: in the wide-world benchmark
 (one photo enrolled, 200 frames of each of 8 styles), tops under 20 pixels apart were read right
 71-95 % of the time (by style), from 30 pixels on 91-99 %, and under 20 pixels a tenth or more
-of the tiles were missed (20-30 pixels: 0.8-5.5 %, from 30 pixels: 0.1-0.5 %). Whole positions
-were read right on 75.6-94.2 % of the frames whose tiles lie 30 or more pixels apart, against
-68.8-83.6 % of all frames (two photos enrolled, 150 frames of each of 11 styles). A Camera
-Module 3 at 70 cm, even through its wide lens, sees standard tiles over 30 pixels apart and
-a table 1.7 m across. Enrollment refuses a photo whose tiles lie under ``READABLE_PITCH``
+of the tiles were missed. Enrollment refuses a photo whose tiles lie under ``READABLE_PITCH``
 apart; the live page warns of such a view.
 """
 
@@ -20,7 +16,7 @@ import numpy as np
 from rules.hexgrid import neighbours
 from rules.observation import Observation
 
-READABLE_PITCH = 30.0  # pixels between tile centres, below which the tops show too little to read
+READABLE_PITCH = 20.0  # pixels between tile centres, below which the tops show too little to read
 SPARE = 0.9  # a camera too far off is asked to come this much nearer than just near enough
 
 

@@ -68,6 +68,16 @@ def test_a_faint_candidate_is_a_top_if_it_looks_like_the_sets_tops_and_table_is_
     assert [tuple(p.centre) for p in found] == [tuple(end)]
 
 
+def test_candidates_in_a_row_from_the_hive_are_confirmed_one_from_the_other() -> None:
+    """The map missing the last two tiles of a row (black tiles on a dark cloth): the one next to
+    the hive is confirmed, and then the one next to it."""
+    frame, located, truth = _located()
+    last, before = (np.asarray(truth[k].px, float) for k in (-1, -2))
+    doubted = [Peak(last, 40.0, 0.25, 0.0, 0.1), Peak(before, 40.0, 0.25, 1.0, 0.1)]
+    found = confirmed(frame, _without(_without(located, last), before), doubted, CreatureEmbedder(), demo_profile())
+    assert sorted(tuple(p.centre) for p in found) == sorted([tuple(last), tuple(before)])
+
+
 def test_a_candidate_on_a_taken_cell_or_away_from_the_hive_is_not_asked_about() -> None:
     frame, located, truth = _located()
     end = np.asarray(truth[-1].px, float)

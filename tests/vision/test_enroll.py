@@ -198,11 +198,11 @@ def test_a_photo_whose_tiles_are_too_small_to_learn_from_says_how_much_closer_to
 
 def test_tiles_just_too_small_are_refused_even_when_every_piece_is_found(monkeypatch) -> None:
     pieces = parse_layout(DEFAULT_LAYOUT).values()
-    tops = seen(DEFAULT_LAYOUT, camera(30.0, 25.0, 0.0))
+    tops = seen(DEFAULT_LAYOUT, camera(30.0, 15.0, 0.0))
     monkeypatch.setattr(enrollment, "tile_tops", lambda mapper, frame, threshold: (_maps({}), tops))
-    with pytest.raises(enrollment.TooFar, match="only 25 pixels apart.* 30 or more") as raised:
+    with pytest.raises(enrollment.TooFar, match="only 15 pixels apart") as raised:
         enrollment.enroll([np.full((720, 1280, 3), 128, np.uint8)])
-    assert raised.value.nearer == pytest.approx(0.9 * 25 / 30, abs=0.01) and len(tops) == len(pieces)
+    assert raised.value.nearer == pytest.approx(0.9 * 0.75, abs=0.01) and len(tops) == len(pieces)
 
 
 def test_a_piece_missed_at_the_photos_size_is_looked_for_twice_as_large(monkeypatch) -> None:

@@ -138,7 +138,7 @@ def test_a_frame_failure_that_repeats_is_logged_and_shown_once(caplog):
 
 def test_tiles_too_small_to_read_are_warned_of_with_how_near_to_come():
     service, camera = Service(), Camera().open()
-    spacing = [25.0]
+    spacing = [15.0]
 
     def recognise(frame: np.ndarray, timestamp: float) -> Observation:
         time.sleep(0.01)
@@ -147,7 +147,7 @@ def test_tiles_too_small_to_read_are_warned_of_with_how_near_to_come():
 
     loop = LiveLoop(camera, recognise, service).start()
     wait_for(lambda: "warn" in service.camera, 5, "a warning")
-    assert "only 25 pixels apart" in service.messages[-1] and "about 75 % of its distance" in service.messages[-1]
+    assert "only 15 pixels apart" in service.messages[-1] and "about 68 % of its distance" in service.messages[-1]
     spacing[0] = 40.0  # the camera brought nearer
     wait_for(lambda: service.camera[-1] == "ok", 5, "the warning cleared")
     loop.stop()
