@@ -252,10 +252,11 @@ def test_start_from_the_table(open_page, server, viewport):
     page.fill("#ft-time", "15+10")
     page.fill("#ft-event", "Club night")
     assert_no_sideways_scroll(page, "start from the table")
-    for _ in range(10):  # the demo plays on: answers to a reading the table has since left are refused
+    for _ in range(10):  # the demo plays on: answers to a reading the table has since left are refused, and
+        # so is a reading that missed a tile (a busy machine reads fewer frames): a person reads again
         page.click("#ft-form button[type=submit]")
         page.wait_for_selector("#from-table[hidden], #ft-message.bad", state="attached")
-        if "table changed" not in page.inner_text("#ft-message"):
+        if not any(refusal in page.inner_text("#ft-message") for refusal in ("table changed", "not one hive")):
             break
         page.click("#ft-reload")  # as the message says: read it again, then answer that reading
         page.wait_for_function("document.getElementById('ft-message').textContent !== 'Reading the table...'")
