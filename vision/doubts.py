@@ -65,29 +65,28 @@ def confirmed(frame: np.ndarray, located: Located, doubted: list[Peak], embedder
     if lattice is None or not doubted:
         return []
     taken = {tile.cell for tile in located.tiles}
-    looked: set[Hex] = set()
+    placed: dict[Hex, Peak] = {}  # the hottest candidate near the centre of each free cell
+    for peak in doubted:
+        q, r = hex_round(lattice.axial(peak.centre[None]))[0]
+        cell = (int(q), int(r))
+        if cell in taken or np.linalg.norm(peak.centre - lattice.pixel(cell)) > NEAR_CENTRE * lattice.pitch(cell):
+            continue
+        if cell not in placed or peak.score > placed[cell].score:
+            placed[cell] = peak
     found: list[Peak] = []
-    while True:
-        options: dict[Hex, Peak] = {}
-        for peak in doubted:
-            q, r = hex_round(lattice.axial(peak.centre[None]))[0]
-            cell = (int(q), int(r))
-            if cell in taken or cell in looked or not any(n in taken for n in neighbours(cell)):
-                continue
-            if np.linalg.norm(peak.centre - lattice.pixel(cell)) > NEAR_CENTRE * lattice.pitch(cell):
-                continue
-            if cell not in options or peak.score > options[cell].score:
-                options[cell] = peak
+    while True:  # outward from the hive, each cell looked at once
+        options = {cell: peak for cell, peak in placed.items() if any(n in taken for n in neighbours(cell))}
         if not options:
             return found
         likeness = _likeness(frame, [(peak.centre, lattice.basis(cell)) for cell, peak in options.items()],
                              embedder, profile)
-        looked |= set(options)
-        new = [(cell, peak) for (cell, peak), like in zip(options.items(), likeness) if like >= LOOKS_LIKE]
+        for cell in options:
+            del placed[cell]
+        new = {cell: peak for (cell, peak), like in zip(options.items(), likeness) if like >= LOOKS_LIKE}
         if not new:
             return found
-        taken |= {cell for cell, _ in new}
-        found += [peak for _, peak in new]
+        taken |= set(new)
+        found += new.values()
 
 
 def first_top(frame: np.ndarray, maps: TileMaps, doubted: list[Peak], embedder: CreatureEmbedder,
