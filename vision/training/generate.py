@@ -8,6 +8,8 @@ styles are drawn at random from the training styles only (``TRAINING_STYLES``): 
 styles stay unseen. Half the frames (``--made-up``) film made-up sets instead: eight random
 icons of a training icon style or a pool set as the creatures, so the creature network learns
 to tell apart the creatures of sets it never met rather than the few sets the styles draw.
+``--hard`` keeps only the frames where the shipped tile map errs (a top missed or a phantom
+found) and that share of the others, for fine-tuning the map where it is weak.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ import numpy as np
 
 from vision.render.icons import ICON_SETS, POOL_SETS, made_up_set
 from vision.render.positions import load_games, random_position
-from vision.render.scene import render_position
+from vision.render.scene import Conditions, FrameTruth, render_position
 from vision.render.world import random_world
+from vision.tilemaps import TileMapper, tile_tops
 from vision.training.styles import TRAINING_STYLES
 from vision.training.targets import map_targets, tile_crops
 
@@ -36,6 +39,8 @@ MADE_UP_FRAMES = 5  # frames in a row that film one made-up set, enough crops of
 MADE_UP_SHARE = 0.5
 MADE_UP = "made-up-"  # how the crop keys of made-up sets begin
 MADE_UP_SOURCES = (*(s for s in TRAINING_STYLES if s in ICON_SETS), *POOL_SETS)  # never a blind style's art
+MATCH_REACH = 0.4  # tile sizes within which a map top counts as a rendered top's
+MAX_TRIES = 40  # frames rendered at most for one kept frame when keeping hard ones
 
 
 @lru_cache(maxsize=1)
@@ -63,14 +68,44 @@ def _sets(rng: np.random.Generator, styles: tuple[str, ...], made_up: float, nam
             yield style, {"style": style}
 
 
-def _shard(out: Path, index: int, seed: int, styles: tuple[str, ...], made_up: float) -> str:
-    """Render one shard of SHARD_FRAMES frames to ``out/shard-{seed}-{index}.npz``."""
-    rng = np.random.default_rng([seed, index])
-    images, classes, centres, counts, crops, keys, frames = [], [], [], [], [], [], []
-    for frame_index, (label, art) in enumerate(_sets(rng, styles, made_up, f"{seed}-{index}")):
+@lru_cache(maxsize=1)
+def _mapper() -> TileMapper:
+    """The shipped tile map, loaded once per worker."""
+    return TileMapper()
+
+
+def map_errs(mapper: TileMapper, frame: np.ndarray, truth: FrameTruth) -> bool:
+    """Whether the tile map's tops of ``frame`` miss a rendered top (one no hand hides) or
+    include one where none is."""
+    _, found = tile_tops(mapper, frame)
+    seen = np.array([peak.centre for peak in found]).reshape(-1, 2)
+    tops = np.array([tile.px for tile in truth.tiles if not tile.hidden_by_hand]).reshape(-1, 2)
+    near = np.linalg.norm(seen[:, None] - tops[None], axis=2) < MATCH_REACH * truth.tile_px
+    return bool(len(seen) != len(tops) or not near.any(axis=0).all() or not near.any(axis=1).all())
+
+
+def _frame(rng: np.random.Generator, art: dict[str, Any], hard: float | None
+           ) -> tuple[np.ndarray, FrameTruth, Conditions]:
+    """A rendered frame of a random position in a random world of ``art`` (its truth and
+    conditions); with ``hard``, one where the shipped tile map errs, or one of the others with
+    that chance (or the last tried)."""
+    for _ in range(MAX_TRIES):
         position = random_position(rng, _games())
         conditions = random_world(rng, **art)
         frame, truth = render_position(position, conditions)
+        if hard is None or rng.random() < hard or map_errs(_mapper(), frame, truth):
+            break
+    return frame, truth, conditions
+
+
+def _shard(out: Path, index: int, seed: int, styles: tuple[str, ...], made_up: float, hard: float | None = None
+           ) -> str:
+    """Render one shard of SHARD_FRAMES frames to ``out/shard-{seed}-{index}.npz`` (only hard
+    ones, and that share of the others, with ``hard``)."""
+    rng = np.random.default_rng([seed, index])
+    images, classes, centres, counts, crops, keys, frames = [], [], [], [], [], [], []
+    for frame_index, (label, art) in enumerate(_sets(rng, styles, made_up, f"{seed}-{index}")):
+        frame, truth, conditions = _frame(rng, art, hard)
         targets = map_targets(frame, truth)
         images.append(targets.image)
         classes.append(targets.classes)
@@ -97,14 +132,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--made-up", type=float, default=MADE_UP_SHARE,
                         help="share of frames filming made-up sets of training icons (0: the styles only)")
+    parser.add_argument("--hard", type=float, help="keep only frames where the shipped tile map errs, and this "
+                        "share of the others (for fine-tuning it)")
     args = parser.parse_args(argv)
-    if not 0 <= args.made_up <= 1:
-        parser.error(f"--made-up is a share of the frames, from 0 to 1 (got {args.made_up})")
+    for name, share in (("--made-up", args.made_up), ("--hard", args.hard)):
+        if share is not None and not 0 <= share <= 1:
+            parser.error(f"{name} is a share of the frames, from 0 to 1 (got {share})")
     args.out.mkdir(parents=True, exist_ok=True)
     shards = -(-args.frames // SHARD_FRAMES)
     with ProcessPoolExecutor(args.workers) as pool:
         for path in pool.map(_shard, [args.out] * shards, range(shards), [args.seed] * shards,
-                             [TRAINING_STYLES] * shards, [args.made_up] * shards):
+                             [TRAINING_STYLES] * shards, [args.made_up] * shards,
+                             [args.hard] * shards):
             print(path, flush=True)
 
 

@@ -1,0 +1,24 @@
+"""Training shards: the hard frames kept for fine-tuning the tile map are those it errs on."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules.pieces import Piece
+from vision.render.scene import Conditions, render_position
+from vision.tilemaps import TileMapper
+from vision.training.generate import map_errs
+
+POSITION = {(0, 0): [Piece.parse("wQ")], (1, 0): [Piece.parse("bQ")], (0, 1): [Piece.parse("wA1")]}
+
+
+def test_a_frame_the_map_reads_right_is_not_hard_and_one_it_reads_otherwise_is() -> None:
+    mapper = TileMapper()
+    frame, truth = render_position(POSITION, Conditions(seed=3))
+    assert not map_errs(mapper, frame, truth)
+    assert map_errs(mapper, frame, replace(truth, tiles=truth.tiles[1:]))  # a top found where none was drawn
+    shifted = [replace(tile, px=(tile.px[0] + truth.tile_px, tile.px[1])) for tile in truth.tiles]
+    assert map_errs(mapper, frame, replace(truth, tiles=shifted))  # tops a tile away from the drawn ones
+    empty, bare = render_position({}, Conditions(seed=1))
+    assert not map_errs(mapper, empty, bare)
+    assert map_errs(mapper, empty, replace(bare, tiles=truth.tiles))  # drawn tops the map missed
