@@ -29,7 +29,7 @@ from vision.render.scene import Conditions, FrameTruth, render_position
 from vision.render.world import random_world
 from vision.tilemaps import TileMapper, tile_tops
 from vision.training.styles import TRAINING_STYLES
-from vision.training.targets import map_targets, tile_crops
+from vision.training.targets import map_targets, tile_crops, top_errors
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "boardspace-sgf"
 
@@ -39,7 +39,6 @@ MADE_UP_FRAMES = 5  # frames in a row that film one made-up set, enough crops of
 MADE_UP_SHARE = 0.5
 MADE_UP = "made-up-"  # how the crop keys of made-up sets begin
 MADE_UP_SOURCES = (*(s for s in TRAINING_STYLES if s in ICON_SETS), *POOL_SETS)  # never a blind style's art
-MATCH_REACH = 0.4  # tile sizes within which a map top counts as a rendered top's
 MAX_TRIES = 40  # frames rendered at most for one kept frame when keeping hard ones
 
 
@@ -78,10 +77,7 @@ def map_errs(mapper: TileMapper, frame: np.ndarray, truth: FrameTruth) -> bool:
     """Whether the tile map's tops of ``frame`` miss a rendered top (one no hand hides) or
     include one where none is."""
     _, found = tile_tops(mapper, frame)
-    seen = np.array([peak.centre for peak in found]).reshape(-1, 2)
-    tops = np.array([tile.px for tile in truth.tiles if not tile.hidden_by_hand]).reshape(-1, 2)
-    near = np.linalg.norm(seen[:, None] - tops[None], axis=2) < MATCH_REACH * truth.tile_px
-    return bool(len(seen) != len(tops) or not near.any(axis=0).all() or not near.any(axis=1).all())
+    return any(top_errors(np.array([peak.centre for peak in found]), truth))
 
 
 def _frame(rng: np.random.Generator, art: dict[str, Any], hard: float | None

@@ -14,6 +14,7 @@ from vision.tilemaps import INPUT_SCALE, MULTIPLE, STRIDE, cell_of
 
 IGNORE = 255  # class label of padding cells
 MIN_SIGMA = 0.6  # map cells
+MATCH_REACH = 0.4  # tile sizes within which a found top counts as a rendered top's
 
 
 @dataclass
@@ -67,3 +68,21 @@ def tile_crops(frame: np.ndarray, truth: FrameTruth, rng: np.random.Generator, c
         for _ in range(copies):
             crops.append((index, jittered_crop(frame, np.asarray(tile.px), tile.basis, rng, 0.04, 0.05, 0.05)))
     return crops
+
+
+def top_errors(centres: np.ndarray, truth: FrameTruth) -> tuple[int, int]:
+    """(missed, phantoms): the rendered tops no hand hides that no found top (frame pixels, (N, 2))
+    lies within MATCH_REACH tile sizes of, and the found tops left over, matched one to one,
+    nearest pairs first."""
+    tops = np.array([tile.px for tile in truth.tiles if not tile.hidden_by_hand]).reshape(-1, 2)
+    found = np.asarray(centres, np.float64).reshape(-1, 2)
+    distance = np.linalg.norm(found[:, None] - tops[None], axis=2)
+    matched_found, matched_tops = set(), set()
+    for flat in np.argsort(distance, axis=None):
+        i, j = np.unravel_index(flat, distance.shape)
+        if distance[i, j] >= MATCH_REACH * truth.tile_px:
+            break
+        if i not in matched_found and j not in matched_tops:
+            matched_found.add(i)
+            matched_tops.add(j)
+    return len(tops) - len(matched_tops), len(found) - len(matched_found)

@@ -20,7 +20,11 @@ seeds' shards; the tile map did too but lost recall on the benchmark (a restart 
 learning rate, its batch norms learning anew). ``--fine-tune`` goes on from the shipped ONNX
 weights instead, batch norms frozen as exported, at a tenth of the learning rate. The shipped
 tile map was then so tuned: 45 minutes, and 30 more over shards with a game's first moves (the
-last six commands).
+last six commands). Before shipping a tile map, score it against the shipped one on the same
+frames: ``python benchmarks/tilemap_bench.py --model PATH`` (a fine-tune writes over
+``vision/models/tilemap.onnx``: train in a copy of the tree), then the styles benchmark and the
+world referee (docs/benchmarks.md: a fine-tune over only the frames the map erred on,
+``generate --hard``, was not shipped).
 
 The shipped creature network then went on for three rounds of ``--fine-tune`` on one GPU (an
 H100, 16 cores), each from the one before, over fresh shards of two seeds of its own: the first

@@ -1,0 +1,121 @@
+"""Tile map benchmark: the tile map network alone, tops missed and phantoms found, in the wide world.
+
+    python benchmarks/fetch_art.py   # once: the icon-set art styles
+    python benchmarks/tilemap_bench.py [--frames 150] [--seed 8] [--model vision/models/tilemap.onnx]
+        [--styles a,b,...]
+
+Each art style (training styles first, the blind ones last) films ``--frames`` championship
+positions of the shared corpus, each in a fresh random world (``vision.render.world``: any
+table, light, lens, hands, cups). A frame's tops are ``vision.tilemaps.tile_tops`` of the frame
+alone, matched one to one to the rendered tops no hand hides (``vision.training.targets.top_errors``).
+Per style: tops missed, phantoms, and the share of frames with any such error, with and
+without a hand over the board; then the same over all styles by table and by tile pitch in the
+frame. ``--model`` scores a candidate map (say, a fine-tune's export) against the same frames.
+Not part of pytest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.vision_bench import real_positions  # noqa: E402
+from vision.render.scene import render_position  # noqa: E402
+from vision.render.world import random_world  # noqa: E402
+from vision.tilemaps import MODEL_PATH, TileMapper, tile_tops  # noqa: E402
+from vision.tile_size import READABLE_PITCH  # noqa: E402
+from vision.training.styles import BLIND_STYLES, TRAINING_STYLES  # noqa: E402
+from vision.training.targets import top_errors  # noqa: E402
+
+PITCH_BANDS = (int(READABLE_PITCH), 30, 40)  # pixels: the bands' lower edges after the first
+
+
+@dataclass
+class Count:
+    """Tile map errors over some frames."""
+
+    frames: int = 0
+    tops: int = 0
+    missed: int = 0
+    phantoms: int = 0
+    wrong: int = 0  # frames with a top missed or a phantom
+
+    def add(self, tops: int, missed: int, phantoms: int) -> None:
+        self.frames += 1
+        self.tops += tops
+        self.missed += missed
+        self.phantoms += phantoms
+        self.wrong += bool(missed or phantoms)
+
+    def line(self, name: str) -> str:
+        share = 100 * self.wrong / max(self.frames, 1)
+        return (f"{name:24s} {self.frames:6d} {self.tops:6d} {self.missed:6d} {self.phantoms:8d} "
+                f"{self.wrong:6d} {share:7.1f}")
+
+
+HEADER = f"{'':24s} {'frames':>6s} {'tops':>6s} {'missed':>6s} {'phantoms':>8s} {'wrong':>6s} {'wrong %':>7s}"
+
+
+def pitch_band(pitch: float) -> str:
+    """The frame's tile pitch band, as a label."""
+    edges = (0, *PITCH_BANDS)
+    low = max(edge for edge in edges if edge <= pitch)
+    above = [edge for edge in PITCH_BANDS if edge > low]
+    return f"pitch {low}-{above[0]} px" if above else f"pitch {low}+ px"
+
+
+def score(mapper: TileMapper, styles: tuple[str, ...], frames: int, seed: int) -> dict[str, Count]:
+    """Counts per style (with and without a hand), per table and per pitch band."""
+    positions = real_positions()
+    counts: dict[str, Count] = defaultdict(Count)
+    for index, style in enumerate((*TRAINING_STYLES, *BLIND_STYLES)):
+        if style not in styles:
+            continue
+        rng = np.random.default_rng([seed, index])
+        for _ in range(frames):
+            conditions = random_world(rng, style=style)
+            frame, truth = render_position(positions[int(rng.integers(len(positions)))], conditions)
+            _, found = tile_tops(mapper, frame)
+            errors = top_errors(np.array([peak.centre for peak in found]), truth)
+            tops = sum(not tile.hidden_by_hand for tile in truth.tiles)
+            tag = "blind " if style in BLIND_STYLES else ""
+            for key in (f"{tag}{style}", f"{tag}{style}, " + ("hand" if conditions.hand else "no hand"),
+                        "all", f"table {conditions.table}", pitch_band(truth.tile_px)):
+                counts[key].add(tops, *errors)
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=150, help="frames per style (default 150)")
+    parser.add_argument("--seed", type=int, default=8)
+    parser.add_argument("--model", type=Path, default=MODEL_PATH, help="the tile map ONNX file to score")
+    parser.add_argument("--styles", default="", help="only these styles (comma-separated)")
+    args = parser.parse_args(argv)
+    every = (*TRAINING_STYLES, *BLIND_STYLES)
+    styles = tuple(filter(None, args.styles.split(","))) or every
+    if unknown := set(styles) - set(every):
+        parser.error(f"--styles: unknown style {', '.join(sorted(unknown))}; choose from {', '.join(every)}")
+    cv2.setNumThreads(1)
+    counts = score(TileMapper(args.model), styles, args.frames, args.seed)
+    print(f"{args.model}: {args.frames} frames per style, seed {args.seed}")
+    print(HEADER)
+    names = [("blind " if style in BLIND_STYLES else "") + style for style in every if style in styles]
+    per_style = [f"{name}{part}" for name in names for part in ("", ", no hand", ", hand")]
+    overall = sorted(key for key in counts if key.startswith(("table ", "pitch ")))
+    for key in (*per_style, "all", *overall):
+        if key in counts:
+            print(counts[key].line(key))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
