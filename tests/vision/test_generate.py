@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from rules.pieces import Piece
 from vision.render.scene import Conditions, render_position
 from vision.tilemaps import TileMapper
-from vision.training.generate import map_errs
+from vision.training.generate import _frame, map_errs
 from vision.training.targets import top_errors
 
 POSITION = {(0, 0): [Piece.parse("wQ")], (1, 0): [Piece.parse("bQ")], (0, 1): [Piece.parse("wA1")]}
@@ -38,3 +40,10 @@ def test_found_tops_match_rendered_ones_one_to_one_within_reach() -> None:
     assert top_errors([], truth) == (3, 0)
     hidden = replace(truth, tiles=(replace(truth.tiles[0], hidden_by_hand=True), *truth.tiles[1:]))
     assert top_errors(tops[1:], hidden) == (0, 0)  # a top the hand hides need not be found
+
+
+def test_a_pinned_table_films_its_share_of_the_frames() -> None:
+    rng = np.random.default_rng(5)
+    tables = [_frame(rng, {"style": "a"}, None, ("felt", share))[2].table for share in (1.0, 1.0, 0.0, 0.0, 0.0)]
+    assert tables[:2] == ["felt", "felt"]
+    assert "felt" not in tables[2:] and len(set(tables[2:])) > 1

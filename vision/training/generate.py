@@ -9,7 +9,8 @@ styles stay unseen. Half the frames (``--made-up``) film made-up sets instead: e
 icons of a training icon style or a pool set as the creatures, so the creature network learns
 to tell apart the creatures of sets it never met rather than the few sets the styles draw.
 ``--hard`` keeps only the frames where the shipped tile map errs (a top missed or a phantom
-found) and that share of the others, for fine-tuning the map where it is weak.
+found) and that share of the others, for fine-tuning the map where it is weak; ``--table NAME``
+films that share (``--table-share``) of the frames on one table, one the map finds hard.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import numpy as np
 from vision.render.icons import ICON_SETS, POOL_SETS, made_up_set
 from vision.render.positions import load_games, random_position
 from vision.render.scene import Conditions, FrameTruth, render_position
+from vision.render.surfaces import PLANE_TABLES
 from vision.render.world import random_world
 from vision.tilemaps import TileMapper, tile_tops
 from vision.training.styles import TRAINING_STYLES
@@ -80,28 +82,29 @@ def map_errs(mapper: TileMapper, frame: np.ndarray, truth: FrameTruth) -> bool:
     return any(top_errors(np.array([peak.centre for peak in found]), truth))
 
 
-def _frame(rng: np.random.Generator, art: dict[str, Any], hard: float | None
+def _frame(rng: np.random.Generator, art: dict[str, Any], hard: float | None, table: tuple[str, float] | None
            ) -> tuple[np.ndarray, FrameTruth, Conditions]:
     """A rendered frame of a random position in a random world of ``art`` (its truth and
     conditions); with ``hard``, one where the shipped tile map errs, or one of the others with
-    that chance (or the last tried)."""
+    that chance (or the last tried); with ``table`` (name, share), on that table with that chance."""
     for _ in range(MAX_TRIES):
         position = random_position(rng, _games())
-        conditions = random_world(rng, **art)
+        pinned = {"table": table[0]} if table and rng.random() < table[1] else {}
+        conditions = random_world(rng, **art, **pinned)
         frame, truth = render_position(position, conditions)
         if hard is None or rng.random() < hard or map_errs(_mapper(), frame, truth):
             break
     return frame, truth, conditions
 
 
-def _shard(out: Path, index: int, seed: int, styles: tuple[str, ...], made_up: float, hard: float | None = None
-           ) -> str:
+def _shard(out: Path, index: int, seed: int, styles: tuple[str, ...], made_up: float, hard: float | None = None,
+           table: tuple[str, float] | None = None) -> str:
     """Render one shard of SHARD_FRAMES frames to ``out/shard-{seed}-{index}.npz`` (only hard
-    ones, and that share of the others, with ``hard``)."""
+    ones, and that share of the others, with ``hard``; that share on one table, with ``table``)."""
     rng = np.random.default_rng([seed, index])
     images, classes, centres, counts, crops, keys, frames = [], [], [], [], [], [], []
     for frame_index, (label, art) in enumerate(_sets(rng, styles, made_up, f"{seed}-{index}")):
-        frame, truth, conditions = _frame(rng, art, hard)
+        frame, truth, conditions = _frame(rng, art, hard, table)
         targets = map_targets(frame, truth)
         images.append(targets.image)
         classes.append(targets.classes)
@@ -130,8 +133,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="share of frames filming made-up sets of training icons (0: the styles only)")
     parser.add_argument("--hard", type=float, help="keep only frames where the shipped tile map errs, and this "
                         "share of the others (for fine-tuning it)")
+    parser.add_argument("--table", choices=PLANE_TABLES, help="film a share of the frames on this table")
+    parser.add_argument("--table-share", type=float, default=0.5, help="that share (default 0.5)")
     args = parser.parse_args(argv)
-    for name, share in (("--made-up", args.made_up), ("--hard", args.hard)):
+    for name, share in (("--made-up", args.made_up), ("--hard", args.hard), ("--table-share", args.table_share)):
         if share is not None and not 0 <= share <= 1:
             parser.error(f"{name} is a share of the frames, from 0 to 1 (got {share})")
     args.out.mkdir(parents=True, exist_ok=True)
@@ -139,7 +144,7 @@ def main(argv: list[str] | None = None) -> None:
     with ProcessPoolExecutor(args.workers) as pool:
         for path in pool.map(_shard, [args.out] * shards, range(shards), [args.seed] * shards,
                              [TRAINING_STYLES] * shards, [args.made_up] * shards,
-                             [args.hard] * shards):
+                             [args.hard] * shards, [args.table and (args.table, args.table_share)] * shards):
             print(path, flush=True)
 
 
