@@ -30,12 +30,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.vision_bench import real_positions  # noqa: E402
 from vision.render.scene import render_position  # noqa: E402
 from vision.render.world import random_world  # noqa: E402
-from vision.tilemaps import MODEL_PATH, TileMapper, tile_tops  # noqa: E402
+from vision.tilemaps import MODEL_PATH, TileMapper  # noqa: E402
 from vision.tile_size import READABLE_PITCH  # noqa: E402
 from vision.training.styles import BLIND_STYLES, TRAINING_STYLES  # noqa: E402
-from vision.training.targets import top_errors  # noqa: E402
+from vision.training.targets import map_top_errors  # noqa: E402
 
 PITCH_BANDS = (int(READABLE_PITCH), 30, 40)  # pixels: the bands' lower edges after the first
+STYLES = (*TRAINING_STYLES, *BLIND_STYLES)  # the order of the report: blind styles last
 
 
 @dataclass
@@ -64,6 +65,11 @@ class Count:
 HEADER = f"{'':24s} {'frames':>6s} {'tops':>6s} {'missed':>6s} {'phantoms':>8s} {'wrong':>6s} {'wrong %':>7s}"
 
 
+def style_name(style: str) -> str:
+    """The style as the report names it (blind ones say so)."""
+    return f"blind {style}" if style in BLIND_STYLES else style
+
+
 def pitch_band(pitch: float) -> str:
     """The frame's tile pitch band, as a label."""
     edges = (0, *PITCH_BANDS)
@@ -76,18 +82,17 @@ def score(mapper: TileMapper, styles: tuple[str, ...], frames: int, seed: int) -
     """Counts per style (with and without a hand), per table and per pitch band."""
     positions = real_positions()
     counts: dict[str, Count] = defaultdict(Count)
-    for index, style in enumerate((*TRAINING_STYLES, *BLIND_STYLES)):
+    for index, style in enumerate(STYLES):
         if style not in styles:
             continue
         rng = np.random.default_rng([seed, index])
         for _ in range(frames):
             conditions = random_world(rng, style=style)
             frame, truth = render_position(positions[int(rng.integers(len(positions)))], conditions)
-            _, found = tile_tops(mapper, frame)
-            errors = top_errors(np.array([peak.centre for peak in found]), truth)
+            errors = map_top_errors(mapper, frame, truth)
             tops = sum(not tile.hidden_by_hand for tile in truth.tiles)
-            tag = "blind " if style in BLIND_STYLES else ""
-            for key in (f"{tag}{style}", f"{tag}{style}, " + ("hand" if conditions.hand else "no hand"),
+            name = style_name(style)
+            for key in (name, f"{name}, " + ("hand" if conditions.hand else "no hand"),
                         "all", f"table {conditions.table}", pitch_band(truth.tile_px)):
                 counts[key].add(tops, *errors)
     return counts
@@ -100,16 +105,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, default=MODEL_PATH, help="the tile map ONNX file to score")
     parser.add_argument("--styles", default="", help="only these styles (comma-separated)")
     args = parser.parse_args(argv)
-    every = (*TRAINING_STYLES, *BLIND_STYLES)
-    styles = tuple(filter(None, args.styles.split(","))) or every
-    if unknown := set(styles) - set(every):
-        parser.error(f"--styles: unknown style {', '.join(sorted(unknown))}; choose from {', '.join(every)}")
+    styles = tuple(filter(None, args.styles.split(","))) or STYLES
+    if unknown := set(styles) - set(STYLES):
+        parser.error(f"--styles: unknown style {', '.join(sorted(unknown))}; choose from {', '.join(STYLES)}")
     cv2.setNumThreads(1)
     counts = score(TileMapper(args.model), styles, args.frames, args.seed)
     print(f"{args.model}: {args.frames} frames per style, seed {args.seed}")
     print(HEADER)
-    names = [("blind " if style in BLIND_STYLES else "") + style for style in every if style in styles]
-    per_style = [f"{name}{part}" for name in names for part in ("", ", no hand", ", hand")]
+    per_style = [f"{style_name(style)}{part}" for style in STYLES if style in styles
+                 for part in ("", ", no hand", ", hand")]
     overall = sorted(key for key in counts if key.startswith(("table ", "pitch ")))
     for key in (*per_style, "all", *overall):
         if key in counts:

@@ -29,9 +29,9 @@ from vision.render.positions import load_games, random_position
 from vision.render.scene import Conditions, FrameTruth, render_position
 from vision.render.surfaces import PLANE_TABLES
 from vision.render.world import random_world
-from vision.tilemaps import TileMapper, tile_tops
+from vision.tilemaps import TileMapper
 from vision.training.styles import TRAINING_STYLES
-from vision.training.targets import map_targets, tile_crops, top_errors
+from vision.training.targets import map_targets, map_top_errors, tile_crops
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "boardspace-sgf"
 
@@ -78,8 +78,7 @@ def _mapper() -> TileMapper:
 def map_errs(mapper: TileMapper, frame: np.ndarray, truth: FrameTruth) -> bool:
     """Whether the tile map's tops of ``frame`` miss a rendered top (one no hand hides) or
     include one where none is."""
-    _, found = tile_tops(mapper, frame)
-    return any(top_errors(np.array([peak.centre for peak in found]), truth))
+    return any(map_top_errors(mapper, frame, truth))
 
 
 def _frame(rng: np.random.Generator, art: dict[str, Any], hard: float | None, table: tuple[str, float] | None

@@ -10,7 +10,7 @@ import numpy as np
 from vision.features import jittered_crop
 from vision.lattice import basis_pitch
 from vision.render.scene import FrameTruth
-from vision.tilemaps import INPUT_SCALE, MULTIPLE, STRIDE, cell_of
+from vision.tilemaps import INPUT_SCALE, MULTIPLE, STRIDE, TileMapper, cell_of, tile_tops
 
 IGNORE = 255  # class label of padding cells
 MIN_SIGMA = 0.6  # map cells
@@ -86,3 +86,9 @@ def top_errors(centres: np.ndarray, truth: FrameTruth) -> tuple[int, int]:
             matched_found.add(i)
             matched_tops.add(j)
     return len(tops) - len(matched_tops), len(found) - len(matched_found)
+
+
+def map_top_errors(mapper: TileMapper, frame: np.ndarray, truth: FrameTruth) -> tuple[int, int]:
+    """``top_errors`` of the tile map's tops of ``frame``, read alone."""
+    _, found = tile_tops(mapper, frame)
+    return top_errors(np.array([peak.centre for peak in found]), truth)
