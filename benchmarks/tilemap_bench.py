@@ -7,9 +7,12 @@
 Each art style (training styles first, the blind ones last) films ``--frames`` championship
 positions of the shared corpus, each in a fresh random world (``vision.render.world``: any
 table, light, lens, hands, cups). A frame's tops are ``vision.tilemaps.tile_tops`` of the frame
-alone, matched one to one to the rendered tops no hand hides (``vision.training.targets.top_errors``).
+alone at the heat a new scene's top needs (``vision.still.NEW_TOP``; cooler ones the detector
+takes only on a second opinion, which this does not score), matched one to one to the rendered tops no hand hides (``vision.training.targets.map_reading``).
 Per style: tops missed, phantoms, and the share of frames with any such error, with and
-without a hand over the board; then the same over all styles by table and by tile pitch in the
+without a hand over the board; of the tops found, how many the map gave the wrong colour
+(it weighs every creature read) and how far their centres lie off (median and 95th
+percentile, % of the pitch: the creature crops are cut there); then the same over all styles by table and by tile pitch in the
 frame. ``--model`` scores a candidate map (say, a fine-tune's export) against the same frames.
 Not part of pytest.
 """
@@ -19,7 +22,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -33,7 +36,7 @@ from vision.render.world import random_world  # noqa: E402
 from vision.tilemaps import MODEL_PATH, TileMapper  # noqa: E402
 from vision.tile_size import READABLE_PITCH  # noqa: E402
 from vision.training.styles import BLIND_STYLES, TRAINING_STYLES  # noqa: E402
-from vision.training.targets import map_top_errors  # noqa: E402
+from vision.training.targets import MapReading, map_reading  # noqa: E402
 
 PITCH_BANDS = (int(READABLE_PITCH), 30, 40)  # pixels: the bands' lower edges after the first
 STYLES = (*TRAINING_STYLES, *BLIND_STYLES)  # the order of the report: blind styles last
@@ -48,21 +51,27 @@ class Count:
     missed: int = 0
     phantoms: int = 0
     wrong: int = 0  # frames with a top missed or a phantom
+    colour: int = 0  # found tops whose colour the map read wrong
+    offsets: list[float] = field(default_factory=list)  # found tops' centre errors, in pitches
 
-    def add(self, tops: int, missed: int, phantoms: int) -> None:
+    def add(self, tops: int, reading: MapReading) -> None:
         self.frames += 1
         self.tops += tops
-        self.missed += missed
-        self.phantoms += phantoms
-        self.wrong += bool(missed or phantoms)
+        self.missed += reading.missed
+        self.phantoms += reading.phantoms
+        self.wrong += bool(reading.missed or reading.phantoms)
+        self.colour += reading.wrong_colour
+        self.offsets += reading.offsets
 
     def line(self, name: str) -> str:
         share = 100 * self.wrong / max(self.frames, 1)
+        off = np.array(self.offsets or [np.nan]) * 100
         return (f"{name:24s} {self.frames:6d} {self.tops:6d} {self.missed:6d} {self.phantoms:8d} "
-                f"{self.wrong:6d} {share:7.1f}")
+                f"{self.wrong:6d} {share:7.1f} {self.colour:6d} {np.median(off):6.1f} {np.percentile(off, 95):6.1f}")
 
 
-HEADER = f"{'':24s} {'frames':>6s} {'tops':>6s} {'missed':>6s} {'phantoms':>8s} {'wrong':>6s} {'wrong %':>7s}"
+HEADER = (f"{'':24s} {'frames':>6s} {'tops':>6s} {'missed':>6s} {'phantoms':>8s} {'wrong':>6s} {'wrong %':>7s} "
+          f"{'colour':>6s} {'off50':>6s} {'off95':>6s}")
 
 
 def style_name(style: str) -> str:
@@ -89,12 +98,12 @@ def score(mapper: TileMapper, styles: tuple[str, ...], frames: int, seed: int) -
         for _ in range(frames):
             conditions = random_world(rng, style=style)
             frame, truth = render_position(positions[int(rng.integers(len(positions)))], conditions)
-            errors = map_top_errors(mapper, frame, truth)
+            reading = map_reading(mapper, frame, truth)
             tops = sum(not tile.hidden_by_hand for tile in truth.tiles)
             name = style_name(style)
             for key in (name, f"{name}, " + ("hand" if conditions.hand else "no hand"),
                         "all", f"table {conditions.table}", pitch_band(truth.tile_px)):
-                counts[key].add(tops, *errors)
+                counts[key].add(tops, reading)
     return counts
 
 

@@ -1,5 +1,5 @@
 """Training shards: the hard frames kept for fine-tuning the tile map are those it errs on, and
-how found tops are matched to the rendered ones."""
+how found tops are matched to the rendered ones and scored."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rules.pieces import Piece
 from vision.render.scene import Conditions, render_position
 from vision.tilemaps import TileMapper
 from vision.training.generate import _frame, map_errs
-from vision.training.targets import top_errors
+from vision.training.targets import map_reading, top_pairs
 
 POSITION = {(0, 0): [Piece.parse("wQ")], (1, 0): [Piece.parse("bQ")], (0, 1): [Piece.parse("wA1")]}
 
@@ -32,14 +32,29 @@ def test_found_tops_match_rendered_ones_one_to_one_within_reach() -> None:
     _, truth = render_position(POSITION, Conditions(seed=3))
     tops = [tile.px for tile in truth.tiles]
     step = truth.tile_px
-    assert top_errors(tops, truth) == (0, 0)
-    assert top_errors([(x + 0.3 * step, y) for x, y in tops], truth) == (0, 0)  # within reach
-    assert top_errors([(x + 0.5 * step, y) for x, y in tops], truth) == (3, 3)  # beyond it
-    assert top_errors(tops[:2], truth) == (1, 0)
-    assert top_errors([*tops, tops[0]], truth) == (0, 1)  # two found on one top: one is a phantom
-    assert top_errors([], truth) == (3, 0)
+
+    def errors(found, frame_truth=truth) -> tuple[int, int]:
+        return top_pairs(found, frame_truth)[1:]
+
+    assert sorted(top_pairs(tops[::-1], truth)[0]) == [(0, 2), (1, 1), (2, 0)]
+    assert errors(tops) == (0, 0)
+    assert errors([(x + 0.3 * step, y) for x, y in tops]) == (0, 0)  # within reach
+    assert errors([(x + 0.5 * step, y) for x, y in tops]) == (3, 3)  # beyond it
+    assert errors(tops[:2]) == (1, 0)
+    assert errors([*tops, tops[0]]) == (0, 1)  # two found on one top: one is a phantom
+    assert errors([]) == (3, 0)
     hidden = replace(truth, tiles=(replace(truth.tiles[0], hidden_by_hand=True), *truth.tiles[1:]))
-    assert top_errors(tops[1:], hidden) == (0, 0)  # a top the hand hides need not be found
+    assert errors(tops[1:], hidden) == (0, 0)  # a top the hand hides need not be found
+    assert sorted(top_pairs(tops[1:], hidden)[0]) == [(0, 1), (1, 2)]  # indices into the truth's tiles
+
+
+def test_the_map_reading_counts_wrong_colours_and_how_far_centres_lie_off() -> None:
+    frame, truth = render_position(POSITION, Conditions(seed=3))
+    reading = map_reading(TileMapper(), frame, truth)
+    assert (reading.missed, reading.phantoms, reading.wrong_colour) == (0, 0, 0)
+    assert len(reading.offsets) == 3 and max(reading.offsets) < 0.1  # centres within a tenth of a pitch
+    swapped = tuple(replace(tile, colour=truth.tiles[(k + 1) % 3].colour) for k, tile in enumerate(truth.tiles))
+    assert map_reading(TileMapper(), frame, replace(truth, tiles=swapped)).wrong_colour == 2  # wQ/bQ/wA1 rotated
 
 
 def test_a_pinned_table_films_its_share_of_the_frames() -> None:

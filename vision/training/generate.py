@@ -31,7 +31,7 @@ from vision.render.surfaces import PLANE_TABLES
 from vision.render.world import random_world
 from vision.tilemaps import TileMapper
 from vision.training.styles import TRAINING_STYLES
-from vision.training.targets import map_targets, map_top_errors, tile_crops
+from vision.training.targets import map_reading, map_targets, tile_crops
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "boardspace-sgf"
 
@@ -76,9 +76,10 @@ def _mapper() -> TileMapper:
 
 
 def map_errs(mapper: TileMapper, frame: np.ndarray, truth: FrameTruth) -> bool:
-    """Whether the tile map's tops of ``frame`` miss a rendered top (one no hand hides) or
-    include one where none is."""
-    return any(map_top_errors(mapper, frame, truth))
+    """Whether the tile map's tops of ``frame`` (read as a new scene's: ``map_reading``) miss a
+    rendered top (one no hand hides) or include one where none is."""
+    reading = map_reading(mapper, frame, truth)
+    return bool(reading.missed or reading.phantoms)
 
 
 def _frame(rng: np.random.Generator, art: dict[str, Any], hard: float | None, table: tuple[str, float] | None

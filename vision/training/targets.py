@@ -7,9 +7,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from rules.pieces import Colour
 from vision.features import jittered_crop
 from vision.lattice import basis_pitch
 from vision.render.scene import FrameTruth
+from vision.still import NEW_TOP
 from vision.tilemaps import INPUT_SCALE, MULTIPLE, STRIDE, TileMapper, cell_of, tile_tops
 
 IGNORE = 255  # class label of padding cells
@@ -70,25 +72,42 @@ def tile_crops(frame: np.ndarray, truth: FrameTruth, rng: np.random.Generator, c
     return crops
 
 
-def top_errors(centres: np.ndarray, truth: FrameTruth) -> tuple[int, int]:
-    """(missed, phantoms): the rendered tops no hand hides that no found top (frame pixels, (N, 2))
-    lies within MATCH_REACH tile sizes of, and the found tops left over, matched one to one,
-    nearest pairs first."""
-    tops = np.array([tile.px for tile in truth.tiles if not tile.hidden_by_hand]).reshape(-1, 2)
+@dataclass(frozen=True)
+class MapReading:
+    """How the tile map's tops of one frame compare with the rendered tops no hand hides."""
+
+    missed: int
+    phantoms: int
+    wrong_colour: int = 0  # matched tops whose colour the map read wrong
+    offsets: tuple[float, ...] = ()  # each matched top's centre error, in its lattice pitches
+
+
+def top_pairs(centres: np.ndarray, truth: FrameTruth) -> tuple[list[tuple[int, int]], int, int]:
+    """The found tops (frame pixels, (N, 2)) matched one to one, nearest pairs first, to the
+    rendered tops no hand hides within MATCH_REACH tile sizes: (found index, index into
+    ``truth.tiles``) pairs, and how many rendered tops and found tops were left over (missed, phantoms)."""
+    shown = [k for k, tile in enumerate(truth.tiles) if not tile.hidden_by_hand]
+    tops = np.array([truth.tiles[k].px for k in shown]).reshape(-1, 2)
     found = np.asarray(centres, np.float64).reshape(-1, 2)
     distance = np.linalg.norm(found[:, None] - tops[None], axis=2)
-    matched_found, matched_tops = set(), set()
+    pairs: dict[int, int] = {}  # found index -> index into shown
     for flat in np.argsort(distance, axis=None):
         i, j = np.unravel_index(flat, distance.shape)
         if distance[i, j] >= MATCH_REACH * truth.tile_px:
             break
-        if i not in matched_found and j not in matched_tops:
-            matched_found.add(i)
-            matched_tops.add(j)
-    return len(tops) - len(matched_tops), len(found) - len(matched_found)
+        if i not in pairs and j not in pairs.values():
+            pairs[int(i)] = int(j)
+    return [(i, shown[j]) for i, j in pairs.items()], len(tops) - len(pairs), len(found) - len(pairs)
 
 
-def map_top_errors(mapper: TileMapper, frame: np.ndarray, truth: FrameTruth) -> tuple[int, int]:
-    """``top_errors`` of the tile map's tops of ``frame``, read alone."""
-    _, found = tile_tops(mapper, frame)
-    return top_errors(np.array([peak.centre for peak in found]), truth)
+def map_reading(mapper: TileMapper, frame: np.ndarray, truth: FrameTruth) -> MapReading:
+    """The tile map's tops of ``frame``, read alone as a new scene's (at least ``NEW_TOP`` hot: the
+    detector takes those at once, and cooler ones only on a second opinion), against the rendered
+    ones: tops missed, phantoms, and of the matched tops the colours read wrong and how far each
+    centre lies off."""
+    _, found = tile_tops(mapper, frame, NEW_TOP)
+    pairs, missed, phantoms = top_pairs(np.array([peak.centre for peak in found]), truth)
+    tiles = [(found[i], truth.tiles[j]) for i, j in pairs]
+    wrong = sum((peak.white >= 0.5) != (tile.colour is Colour.WHITE) for peak, tile in tiles)
+    offsets = tuple(float(np.linalg.norm(peak.centre - tile.px) / basis_pitch(tile.basis)) for peak, tile in tiles)
+    return MapReading(missed, phantoms, wrong, offsets)
