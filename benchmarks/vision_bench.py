@@ -2,7 +2,7 @@
 
     python benchmarks/fetch_art.py   # once: the icon-set art styles
     python benchmarks/vision_bench.py [--frames 500] [--seed 1] [--sections styles,a,pocket,b,carbon,lamp]
-        [--styles a,b,...] [--photos 1|2]
+        [--styles a,b,...] [--photos 1|2] [--tilemap CANDIDATE.onnx] [--log OUT.jsonl]
 
 Positions are the championship GameStrings of the shared corpus (Mzinga's valid-moves test).
 ``styles``: every art style in the wide physical world (``vision.render.world``: solid
@@ -24,12 +24,15 @@ score only as 'hand': flagged occluded or exactly right; the others score everyt
 ``b`` style-B art after enrolling on 1, 2 and 4 style-B photos of the default layout;
 ``carbon`` style-A shapes all in one colour, enrolled on 4 photos; ``lamp`` style A with a lamp
 of random colour and brightness switched on after a first view of the table, with and without
-the session light normalisation. Not part of pytest.
+the session light normalisation. ``--tilemap`` reads with a candidate tile map (a fine-tune's
+export) in enrollment and play; ``--log`` writes each styles-section frame's outcome, which
+``benchmarks/compare_runs.py`` compares frame by frame with another run's. Not part of pytest.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import statistics
 import sys
@@ -47,6 +50,7 @@ from calibration.errors import CalibrationError  # noqa: E402
 from calibration.layout import DEFAULT_LAYOUT  # noqa: E402
 from rules import Board  # noqa: E402
 from rules.pieces import Piece  # noqa: E402
+from vision import tilemaps  # noqa: E402
 from vision.compare import align  # noqa: E402
 from vision.detect import Detector  # noqa: E402
 from vision.features import rectified_crop  # noqa: E402
@@ -99,6 +103,7 @@ class Tally:
     hand_frames: int = 0
     hand_ok: int = 0
     times: list[float] = field(default_factory=list)
+    outcomes: list[dict] = field(default_factory=list)  # per frame: its index, hand, right, causes (for ``--log``)
 
     def row(self) -> dict[str, float]:
         pct = lambda a, b: 100.0 * a / b if b else float("nan")  # noqa: E731
@@ -120,7 +125,7 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
     art style instead of the classic conditions; ``fixed`` pins fields of either."""
     rng = np.random.default_rng(seed)
     tally = Tally()
-    for _ in range(frames):
+    for index in range(frames):
         position = positions[int(rng.integers(len(positions)))]
         hand = bool(rng.random() < HAND_SHARE)
         carried = Piece.ALL[int(rng.integers(len(Piece.ALL)))] if hand else None
@@ -143,6 +148,7 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
         if hand:  # a hand over or beside the hive: it must be flagged, or the board fully right
             tally.hand_frames += 1
             tally.hand_ok += bool(observation.occluded or exact)
+            tally.outcomes.append({"frame": index, "hand": True, "right": bool(observation.occluded or exact)})
             continue
         tally.frames += 1
         tally.exact += exact
@@ -171,6 +177,8 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
         tally.phantoms += len(unmatched)
         causes |= {"phantom"} if unmatched else set()
         tally.causes.update(() if exact else causes or {"cells"})
+        tally.outcomes.append({"frame": index, "hand": False, "right": bool(exact),
+                               "causes": [] if exact else sorted(causes or {"cells"}), "pitch": round(truth.pitch_px, 1)})
     return tally
 
 
@@ -213,27 +221,31 @@ def style_enrollment(style: str, rng: np.random.Generator, photos: int = 1) -> E
         return Enrolled(str(exc), name, look)
 
 
-def style_rows(positions: list[Position], frames: int, seed: int, only: tuple[str, ...] = (), photos: int = 1
-               ) -> list[tuple[str, dict[str, float]]]:
+def style_rows(positions: list[Position], frames: int, seed: int, only: tuple[str, ...] = (), photos: int = 1,
+               outcomes: list[dict] | None = None) -> list[tuple[str, dict[str, float]]]:
     """Every art style (or those in ``only``) in the wide world: one set enrolled from ``photos``
     photos and filmed on any table, and the style's sets (any look) with the built-in profile. Training styles
     first, the blind ones (never trained or tuned on) last. A style draws the same frames whether
-    or not the others run."""
+    or not the others run. Each frame's outcome, named by its section, is added to ``outcomes``."""
     rows = []
     for index, style in enumerate((*TRAINING_STYLES, *BLIND_STYLES)):
         if only and style not in only:
             continue
         tag = "blind " if style in BLIND_STYLES else ""
         enrolled = style_enrollment(style, np.random.default_rng([seed, index]), photos)
+        sections = []
         if isinstance(enrolled.profile, str):
             print(f"{style}: enrollment from {photos} {enrolled.layout} photo(s) failed: {enrolled.profile}")
         else:
-            rows.append((f"{tag}{style}, enrolled ({enrolled.layout})",
-                         run_section(Detector(enrolled.profile), positions, frames, seed + index, world=style,
-                                     **enrolled.look).row()))
-        rows.append((f"{tag}{style}, built-in",
-                     run_section(Detector(default_profile()), positions, max(frames // 5, 20), seed + 100 + index,
-                                 world=style).row()))
+            sections.append((f"{tag}{style}, enrolled ({enrolled.layout})",
+                             run_section(Detector(enrolled.profile), positions, frames, seed + index, world=style,
+                                         **enrolled.look)))
+        sections.append((f"{tag}{style}, built-in",
+                         run_section(Detector(default_profile()), positions, max(frames // 5, 20), seed + 100 + index,
+                                     world=style)))
+        rows += [(name, tally.row()) for name, tally in sections]
+        if outcomes is not None:
+            outcomes += [{"section": name, **outcome} for name, tally in sections for outcome in tally.outcomes]
     enrolled_rows = [row for name, row in rows if "enrolled" in name]
     if enrolled_rows:
         worst = {c: (max if c in ("phantoms", "ms", "false_occl") or c.startswith("why_") else min)(r[c] for r in enrolled_rows)
@@ -270,7 +282,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photos", type=int, default=1, choices=(1, 2),
                         help="styles section: enrollment photos (2: the block turned half round between them, "
                              "as the calibration page asks)")
+    parser.add_argument("--tilemap", type=Path, help="read with this tile map ONNX file instead of the shipped one "
+                        "(a fine-tune's export), in enrollment and play")
+    parser.add_argument("--log", type=Path, help="styles section: write each frame's outcome here (JSON lines), "
+                        "for benchmarks/compare_runs.py")
     args = parser.parse_args(argv)
+    if args.tilemap is not None:
+        tilemaps.MODEL_PATH = args.tilemap  # every TileMapper made from now on loads it
     unknown = set(filter(None, args.styles.split(","))) - {*TRAINING_STYLES, *BLIND_STYLES}
     if unknown:
         parser.error(f"--styles: unknown style {', '.join(sorted(unknown))}; "
@@ -281,8 +299,11 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[tuple[str, dict[str, float]]] = []
     print(f"{len(positions)} corpus positions, {args.frames} frames per section, seed {args.seed}")
     if "styles" in sections:
+        outcomes: list[dict] = []
         rows.extend(style_rows(positions, args.frames, args.seed, tuple(filter(None, args.styles.split(","))),
-                               args.photos))
+                               args.photos, outcomes))
+        if args.log is not None:
+            args.log.write_text("".join(json.dumps(outcome) + "\n" for outcome in outcomes))
     if "a" in sections:
         rows.append(("style a, standard", run_section(Detector(default_profile()), positions, args.frames,
                                                       args.seed, style="a").row()))

@@ -99,8 +99,9 @@ def pixel_of(cells: np.ndarray) -> np.ndarray:
 class TileMapper:
     """Runs the tile map network on frames (a ``cv2.dnn`` net of its own)."""
 
-    def __init__(self, path: Path = MODEL_PATH) -> None:
-        self.net = load_network(path, "python -m vision.training.train tilemap")
+    def __init__(self, path: Path | None = None) -> None:
+        """``path``: the network's ONNX file (None: ``MODEL_PATH`` as it is now)."""
+        self.net = load_network(MODEL_PATH if path is None else path, "python -m vision.training.train tilemap")
 
     def maps(self, frame: np.ndarray) -> TileMaps:
         self.net.setInput(network_input(frame))

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import tilemaps
 from vision.tilemaps import (BLACK_TOP, MAP_CHANNELS, OBJECT, STRIDE, WHITE_TOP, Hint, Peak, TileMapper, cell_of, decode,
                              map_shape, peak_at,
                              peaks, pixel_of, tile_tops, tops_and_faint)
@@ -68,6 +69,12 @@ def test_a_peak_over_what_does_not_look_like_a_tile_top_is_dropped() -> None:
 def test_a_missing_network_file_says_how_to_train_it(tmp_path) -> None:
     with pytest.raises(FileNotFoundError, match="missing.onnx: this network is missing .*train tilemap"):
         TileMapper(tmp_path / "missing.onnx")
+
+
+def test_the_default_network_is_the_one_model_path_names_when_made(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(tilemaps, "MODEL_PATH", tmp_path / "candidate.onnx")  # as vision_bench --tilemap does
+    with pytest.raises(FileNotFoundError, match="candidate.onnx: this network is missing"):
+        TileMapper()
 
 
 class _FixedMapper:
