@@ -41,7 +41,8 @@ OCCLUDER_TILE_FRACTION = 0.5  # a hand this big (in tile faces) near the hive hi
 EMPTY_VIEW_SHARE = 0.01  # with no tile in view, this share of hand or object means something blocks it
 HAND_REACH = 2.5  # pitches from a tile within which a hand counts
 HAND_WIDTH = 0.6  # pitches: narrower streaks of 'hand' (a frame's border, a table's seam) are not a hand
-OBJECT_REACH = 0.9  # pitches: a still object counts only over the hive itself ...
+OBJECT_REACH = 0.6  # pitches: a still object counts only over the hive itself (a top's corners lie 0.58 from
+# its centre: a cup standing against the hive hides none of it) ...
 OBJECT_TILES = 2.0  # ... and only if at least this many tile faces big (a cup is about four; a dark top
 # a dozen pixels wide can look like a sliver of one)
 SECOND_LOOK = 0.9  # a top read less surely than this from one view is also embedded turned half round

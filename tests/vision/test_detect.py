@@ -95,17 +95,21 @@ def test_clean_frames_are_not_flagged(detector: Detector) -> None:
         assert not detector.detect(frame).occluded
 
 
-@pytest.mark.parametrize("faces, flagged", [(1.0, False), (3.0, True)])
-def test_a_still_object_over_the_hive_flags_the_frame_only_if_it_is_as_big_as_a_cup(faces: float, flagged: bool) -> None:
-    """A cup is about four tile faces big; a dark top a dozen pixels wide that the map takes for a
-    sliver of one is not an object over the hive."""
-    pitch = 2.5 * STRIDE  # tiles 20 pixels apart
+@pytest.mark.parametrize("faces, cells, row, flagged", [(1.0, 2.5, 24, False), (3.0, 2.5, 24, True),
+                                                       (4.0, 6.0, 24, True), (4.0, 6.0, 29, False)])
+def test_a_still_object_over_the_hive_flags_the_frame_only_if_it_is_as_big_as_a_cup(faces: float, cells: float,
+                                                                                      row: int, flagged: bool) -> None:
+    """A cup is about four tile faces big; a dark top a dozen pixels wide (tiles ``cells`` map cells
+    apart) that the map takes for a sliver of one is not an object over the hive, nor is a cup
+    standing beside it: from map row 29, 0.74 pitches below the row of tiles 48 pixels apart, just
+    clear of their corners (0.58), it hides no tile."""
+    pitch = cells * STRIDE
     basis = pitch * np.array([[1.0, 0.0], [0.5, 0.866]])
     tiles = [LocatedTile((q, 0), np.array([200.0 + q * pitch, 200.0]), Colour.BLACK, 0.0, basis, 1, 0.0, 0.9)
              for q in range(4)]
     classes = np.zeros((len(MAP_CLASSES), 50, 60), np.float32)
-    side = int(round(np.sqrt(faces * 0.87) * pitch / STRIDE))  # a square blob of ``faces`` tile faces
-    classes[OBJECT, 24:24 + side, 27:27 + side] = 1.0  # over the row's middle tiles
+    side = int(round(np.sqrt(faces * 0.87) * cells))  # a square blob of ``faces`` tile faces
+    classes[OBJECT, row:row + side, 27:27 + side] = 1.0  # over the row's middle tiles, or below them
     maps = TileMaps(np.zeros((50, 60)), np.zeros((2, 50, 60)), np.zeros((50, 60)), classes)
     still = np.zeros((50, 60), bool)
     assert occluder_near_hive(Located(tiles, None, maps), still) is flagged
