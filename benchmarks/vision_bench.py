@@ -146,9 +146,10 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
         exact = (not observation.occluded and len(seen_board) == len(true_board) == alignment.matched
                  and all(true_board[alignment.apply(c)] == v for c, v in seen_board.items()))
         if hand:  # a hand over or beside the hive: it must be flagged, or the board fully right
+            flagged_or_right = bool(observation.occluded or exact)
             tally.hand_frames += 1
-            tally.hand_ok += bool(observation.occluded or exact)
-            tally.outcomes.append({"frame": index, "hand": True, "right": bool(observation.occluded or exact)})
+            tally.hand_ok += flagged_or_right
+            tally.outcomes.append({"frame": index, "hand": True, "right": flagged_or_right})
             continue
         tally.frames += 1
         tally.exact += exact
@@ -287,6 +288,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log", type=Path, help="styles section: write each frame's outcome here (JSON lines), "
                         "for benchmarks/compare_runs.py")
     args = parser.parse_args(argv)
+    if args.tilemap is not None and not args.tilemap.is_file():
+        parser.error(f"--tilemap: {args.tilemap} is not a file")
+    if args.log is not None and "styles" not in args.sections.split(","):
+        parser.error("--log writes the styles section's frames: add styles to --sections")
     if args.tilemap is not None:
         tilemaps.MODEL_PATH = args.tilemap  # every TileMapper made from now on loads it
     unknown = set(filter(None, args.styles.split(","))) - {*TRAINING_STYLES, *BLIND_STYLES}

@@ -78,8 +78,8 @@ class MapReading:
 
     missed: int
     phantoms: int
-    wrong_colour: int = 0  # matched tops whose colour the map read wrong
-    offsets: tuple[float, ...] = ()  # each matched top's centre error, in its lattice pitches
+    wrong_colour: int  # matched tops whose colour the map read wrong
+    offsets: tuple[float, ...]  # each matched top's centre error, in its lattice pitches
 
 
 def top_pairs(centres: np.ndarray, truth: FrameTruth) -> tuple[list[tuple[int, int]], int, int]:

@@ -22,8 +22,9 @@ weights instead, batch norms frozen as exported, at a tenth of the learning rate
 tile map was then so tuned: 45 minutes, and 30 more over shards with a game's first moves (the
 last six commands). Before shipping a tile map, score it against the shipped one on the same
 frames: ``python benchmarks/tilemap_bench.py --model PATH`` (a fine-tune writes over
-``vision/models/tilemap.onnx``: train in a copy of the tree), then the styles benchmark and the
-world referee (docs/benchmarks.md: a fine-tune over only the frames the map erred on,
+``vision/models/tilemap.onnx``: train in a copy of the tree), then the styles benchmark
+(``benchmarks/vision_bench.py --tilemap PATH --log FILE`` against a run without, frame by frame with
+``benchmarks/compare_runs.py``) and the world referee (docs/benchmarks.md: a fine-tune over only the frames the map erred on,
 ``generate --hard``, was not shipped).
 
 The shipped creature network then went on for three rounds of ``--fine-tune`` on one GPU (an
