@@ -2,12 +2,13 @@
 
 Pipeline: ``tops_and_faint`` (tile map network; tiles too small for it looked for again where
 ``TinyTiles`` says) -> ``StillSpots`` (tops kept or held back where nothing moved) ->
-``place_tops`` (lattice, cells, levels), settled by a second opinion where the map is unsure
-(``vision.doubts``: faint tops, gaps, holes) -> per tile a rectified crop -> the creature
-network's embeddings (with those of the still frames before; a second, turned view of the
-unsure ones) -> the profile's nearest examples. A frame is flagged ``occluded`` instead
-of being reported as a (wrong) board when a hand or an object lies on or next to the hive.
-``learn`` adds the tops a game record names to the profile's examples as play goes on.
+``place_tops`` (lattice, cells, levels; the last frame's lattice where it still fits), settled
+by a second opinion where the map is unsure (``vision.doubts``: faint tops, gaps, holes) -> per
+tile a rectified crop -> the creature network's embeddings (with those of the still frames
+before; a second, turned view of the unsure ones) -> the profile's nearest examples. A frame
+is flagged ``occluded`` instead of being reported as a (wrong) board when a hand or an object
+lies on or next to the hive. ``learn`` adds the tops a game record names to the profile's
+examples as play goes on.
 """
 
 from __future__ import annotations
@@ -113,6 +114,7 @@ class Detector:
         self.tiny = TinyTiles()
         self._bare_next: tuple[tuple[float, float], ...] | None = None  # told by ``table_bare``, not yet seen
         self._pitch = SMALL_PITCH  # the tiles' spacing (frame pixels) in the last frame that located any
+        self._held: Located | None = None  # the last frame nothing hid: its lattice (its tiles left out)
 
     def table_bare(self, tiles: Sequence[tuple[float, float]] = ()) -> None:
         """Say that the table holds no tile now but at ``tiles`` (frame pixels: the last game's, not
@@ -154,6 +156,7 @@ class Detector:
         pitch = pitch_px(located)
         if located.tiles:
             self._pitch = pitch
+            self._held = self._held if occluded else replace(located, tiles=[])
         if cells is not None and not occluded and bare_known:
             self.bare.learn(cells, maps, moved, [*(t.centre for t in located.tiles), *(p.centre for p in found)],
                             pitch)
@@ -173,17 +176,17 @@ class Detector:
         with the ``doubted`` candidates that look like your set's tops (next to the hive, or as
         its first tile), with tops where the hive fell apart, and without the holes in the hive
         taken for tops."""
-        located = place_tops(tops, maps, frame)
+        located = place_tops(tops, maps, frame, self._held)
         if located.tiles:
             extra = confirmed(frame, located, doubted, self.embedder, self.profile)
         else:
             extra = first_top(frame, maps, doubted, self.embedder, self.profile)
         if extra:
             tops = [*tops, *extra]
-            located = place_tops(tops, maps, frame)
+            located = place_tops(tops, maps, frame, self._held)
         joining = bridges(frame, located, self.embedder, self.profile)
         if joining:
-            located = place_tops([*tops, *joining], maps, frame)
+            located = place_tops([*tops, *joining], maps, frame, self._held)
         hollow = holes(frame, located, self.embedder, self.profile)
         return replace(located, tiles=[t for t in located.tiles if all(t is not h for h in hollow)])
 

@@ -22,6 +22,11 @@ from vision.tilemaps import Peak, TileMapper, TileMaps, median_pitch, tile_tops
 MAX_LEVEL = 6  # a stack top is looked for up to this many tiles high
 OUTLINE_RING = (0.35, 0.65)  # pitches from a lone top's centre where its outline's edges are looked for
 LEVEL_PENALTY = 0.06  # pitches of fit error a stack one level higher must save to be believed (the tile map places centres less exactly than face outlines did)
+HELD_FIT = 0.2  # pitches: the last frame's lattice still holds if HELD_SHARE of the tops lie this near its cells
+HELD_SHARE = 0.8
+HELD_SLACK = 0.05  # pitches: ... and if its tops lie on average at most this much farther from its cells than a fresh fit's
+HELD_PITCH = 0.15  # ... and its pitch within this share of a fresh fit's
+HELD_INLIER = 0.3  # pitches: the tops within this of the held lattice's cells refit it
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,7 @@ class Located:
     tiles: list[LocatedTile]
     lattice: Lattice | None
     maps: TileMaps
+    fitted_to: int = 0  # how many tops the lattice was fitted to (in this frame or, held, before)
 
 
 def locate_tiles(frame: np.ndarray, mapper: TileMapper) -> Located:
@@ -51,22 +57,71 @@ def locate_tiles(frame: np.ndarray, mapper: TileMapper) -> Located:
     return place_tops(found, maps, frame)
 
 
-def place_tops(found: list[Peak], maps: TileMaps, frame: np.ndarray) -> Located:
-    """Give the tops ``found`` in a BGR ``frame`` lattice coordinates (one per cell)."""
+def place_tops(found: list[Peak], maps: TileMaps, frame: np.ndarray, held: Located | None = None) -> Located:
+    """Give the tops ``found`` in a BGR ``frame`` lattice coordinates (one per cell).
+
+    ``held`` (where the frames before placed their tops: the camera and table keep still) lends
+    its lattice to a hive of PERSPECTIVE_TILES or more tops that it still fits (``_holds``): as
+    it is, so a top that comes and goes, or a tile nudged by a hand, moves no other top's cell or
+    level; refitted to the tops it explains once more tops show than it was fitted to. Else the
+    lattice fitted afresh places them."""
     if not found:
         return Located([], None, maps)
-    height, width = frame.shape[:2]
     centres = np.array([p.centre for p in found])
     angle = outline_angle(frame, found[0]) if len(found) == 1 else 0.0
-    lattice, _ = fit_lattice(centres, median_pitch(found), (width, height), angle)
-    levels = [lattice.lifted(k) for k in range(MAX_LEVEL)]
-    cells, levels_of = cells_and_levels(centres, levels)
+    fresh = _on_the_table(fit_lattice(centres, median_pitch(found), _size(frame), angle)[0], centres, _size(frame))
+    if held is None or held.lattice is None or len(found) < PERSPECTIVE_TILES or not _holds(held.lattice, fresh, centres):
+        return _placed(found, fresh, maps, len(found))
+    if len(found) <= held.fitted_to:
+        return _placed(found, held.lattice, maps, held.fitted_to)
+    refitted = _on_the_table(_refitted(held.lattice, centres, _size(frame)), centres, _size(frame))
+    return _placed(found, refitted, maps, len(found))
+
+
+def _on_the_table(lattice: Lattice, centres: np.ndarray, frame_size: tuple[int, int]) -> Lattice:
+    """``lattice`` fitted again without the tops it places on stacks, if it places any (they lie
+    nearer the camera than their cells: left in, they pull the fit)."""
+    cells, levels_of, _ = cells_and_levels(centres, lattice)
     flat = [i for i, level in enumerate(levels_of) if level == 1]
-    if PERSPECTIVE_TILES <= len(flat) < len(found):  # stacks seen: fit the table's lattice without them
-        lattice = refit_flat(lattice, centres[flat], [cells[i] for i in flat], (width, height))
-        levels = [lattice.lifted(k) for k in range(MAX_LEVEL)]
-        cells, levels_of = cells_and_levels(centres, levels)
-    return Located(_one_per_cell(found, cells, levels_of, levels), lattice, maps)
+    if PERSPECTIVE_TILES <= len(flat) < len(centres):
+        return refit_flat(lattice, centres[flat], [cells[i] for i in flat], frame_size)
+    return lattice
+
+
+def _placed(found: list[Peak], lattice: Lattice, maps: TileMaps, fitted_to: int) -> Located:
+    """The tops ``found`` on ``lattice``, one per cell."""
+    cells, levels_of, _ = cells_and_levels(np.array([p.centre for p in found]), lattice)
+    levels = [lattice.lifted(k) for k in range(MAX_LEVEL)]
+    return Located(_one_per_cell(found, cells, levels_of, levels), lattice, maps, fitted_to)
+
+
+def _size(frame: np.ndarray) -> tuple[int, int]:
+    """A frame's (width, height)."""
+    return frame.shape[1], frame.shape[0]
+
+
+def _holds(held: Lattice, fresh: Lattice, centres: np.ndarray) -> bool:
+    """Whether ``held`` still fits the top ``centres`` (N, 2) as well as the ``fresh`` fit does:
+    HELD_SHARE of them within HELD_FIT pitches of its cells, on average no more than HELD_SLACK
+    pitches farther from them, at a pitch within HELD_PITCH of the fresh one's (a lattice a third
+    of the tiles' size turned by 30 degrees holds every top too: a split hive was so fitted)."""
+    _, _, offsets = cells_and_levels(centres, held)
+    _, _, fresh_offsets = cells_and_levels(centres, fresh)
+    ratio = np.median(held.pitches(held.axial(centres))) / np.median(fresh.pitches(fresh.axial(centres)))
+    return bool(np.mean(offsets <= HELD_FIT) >= HELD_SHARE and offsets.mean() <= fresh_offsets.mean() + HELD_SLACK
+                and abs(np.log(ratio)) <= np.log(1 + HELD_PITCH))
+
+
+def _refitted(held: Lattice, centres: np.ndarray, frame_size: tuple[int, int]) -> Lattice:
+    """``held`` fitted again (least squares, every top weighed alike) to the tops that lie within
+    HELD_INLIER pitches of its cells on the table (as a fresh fit takes every top to lie there
+    first: a top taken for a stack's and left out would stay one), if enough do to fit its perspective."""
+    cells = hex_round(held.axial(centres))
+    offsets = np.linalg.norm(centres - held.pixels(cells), axis=1) / held.pitches(cells)
+    inliers = offsets <= HELD_INLIER
+    if inliers.sum() < PERSPECTIVE_TILES:
+        return held
+    return refit_flat(held, centres[inliers], [(int(q), int(r)) for q, r in cells[inliers]], frame_size)
 
 
 def outline_angle(frame: np.ndarray, top: Peak) -> float:
@@ -105,14 +160,17 @@ def _one_per_cell(found: list[Peak], cells: list[Hex], levels_of: list[int], lev
     return list(best.values())
 
 
-def cells_and_levels(centres: np.ndarray, levels: list[Lattice]) -> tuple[list[Hex], list[int]]:
-    """For each top centre (N, 2), the cell and stack level whose lifted lattice centre explains it best."""
-    scores, cells = [], []
-    for level, lattice in enumerate(levels):
-        cell = hex_round(lattice.axial(centres))
-        error = np.linalg.norm(centres - lattice.pixels(cell), axis=1) / lattice.pitches(cell)
+def cells_and_levels(centres: np.ndarray, lattice: Lattice) -> tuple[list[Hex], list[int], np.ndarray]:
+    """For each top centre (N, 2), the cell and stack level whose lifted ``lattice`` centre explains it
+    best, and (N,) its distance from that centre in pitches."""
+    scores, cells, errors = [], [], []
+    for level in range(MAX_LEVEL):
+        lifted = lattice.lifted(level)
+        cell = hex_round(lifted.axial(centres))
+        error = np.linalg.norm(centres - lifted.pixels(cell), axis=1) / lifted.pitches(cell)
         scores.append(error + LEVEL_PENALTY * level)
         cells.append(cell)
+        errors.append(error)
     best = np.argmin(np.array(scores), axis=0)
     chosen = [tuple(int(v) for v in cells[k][i]) for i, k in enumerate(best)]
-    return chosen, [int(k) + 1 for k in best]
+    return chosen, [int(k) + 1 for k in best], np.array(errors)[best, np.arange(len(centres))]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rules.hexgrid import distance, neighbours
+from rules.hexgrid import Hex, distance, neighbours
 from rules.pieces import Piece
 from vision.compare import align
-from vision.lattice import fit_lattice, hex_round
-from vision.locate import locate_tiles, outline_angle
+from vision.lattice import Lattice, fit_lattice, hex_round
+from vision.locate import Located, locate_tiles, outline_angle, place_tops
 from vision.tilemaps import Peak, TileMapper, peaks
 from vision.render.camera import SyntheticCamera
 from vision.render.scene import GAP_MM, TILE_SIZES, Conditions, cell_centre_mm, random_conditions, render_position
@@ -171,3 +171,42 @@ def test_a_lone_tops_outline_turns_the_lattice_as_a_neighbour_would(yaw: float) 
     top = Peak(np.array(alone.tiles[0].px), alone.pitch_px, 1.0, 1.0)
     turn = np.degrees(outline_angle(frame, top) - np.arctan2(east[1], east[0]))
     assert abs((turn + 30) % 60 - 30) < 5
+
+
+def test_the_last_frames_lattice_holds_while_it_fits_and_gives_way_when_the_camera_moves() -> None:
+    """A held lattice keeps the cells of the frames before: as it is while no more tops show than
+    it was fitted to (a top that comes and goes moves no other), refitted as the hive grows, and
+    not pulled by a top lying between cells; tops that all moved by half a pitch (the camera
+    bumped), or that a fresh fit places far nearer their cells or at another pitch, are fitted afresh."""
+    truth = Lattice(np.array([[40.0, 8, 600], [-5, 30, 350], [2e-4, 4e-4, 1]]))  # a tilted camera
+    cells = [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (-1, 1), (-1, 2), (0, 2), (2, -1)]
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    noise = np.random.default_rng(2).normal(0, 0.5, (len(cells) + 2, 2))
+
+    def placed(pixels: np.ndarray, held: Located | None = None) -> tuple[list[Hex], Located]:
+        located = place_tops([Peak(p, 38.0, 0.9, 0.5) for p in pixels], None, frame, held)  # type: ignore[arg-type]
+        where = {tuple(t.centre): t.cell for t in located.tiles}
+        return [where[tuple(p)] for p in pixels], located
+
+    first, held = placed(truth.pixels(np.array(cells, float)) + noise[:len(cells)])
+    fewer, kept = placed(truth.pixels(np.array(cells[1:], float)) + noise[1:len(cells)], held)
+    assert fewer == first[1:] and kept.lattice is held.lattice
+    grown = [*cells, (4, -1)]
+    between = truth.pixel((0.5, -0.5))  # a phantom on the edge of two cells
+    pixels = np.vstack([truth.pixels(np.array(grown, float)) + noise[:len(grown)], between])
+    seen, refitted = placed(pixels, held)
+    assert seen[:len(cells)] == first and refitted.fitted_to == len(pixels)
+    assert max(np.linalg.norm(refitted.lattice.pixel(c) - p) for c, p in zip(seen, pixels[:len(grown)])) < 0.05 * 38
+    fresh, _ = placed(pixels)
+    assert fresh[:len(cells)] != first  # a fresh fit anchors its cells afresh
+    bumped = pixels[:len(grown)] + truth.basis((0, 0))[0] / 2
+    seen, moved = placed(bumped, refitted)
+    assert max(np.linalg.norm(moved.lattice.pixel(c) - p) for c, p in zip(seen, bumped)) < 0.05 * 38
+    askew = truth.homography.copy()
+    askew[:2, 2] += 0.1 * 38  # fits every top within 0.2 pitches, but a fresh fit fits them far better
+    turn = np.radians(30)
+    finer = np.array([[np.cos(turn), -np.sin(turn), 0], [np.sin(turn), np.cos(turn), 0], [0, 0, np.sqrt(3)]])
+    for wrong in (askew, truth.homography @ finer):  # the second holds every top at a third of the tile's size
+        seen, mended = placed(pixels[:len(cells)], Located([], Lattice(wrong), None, 99))  # type: ignore[arg-type]
+        assert mended.lattice.pitch(seen[0]) > 30
+        assert max(np.linalg.norm(mended.lattice.pixel(c) - p) for c, p in zip(seen, pixels)) < 0.05 * 38
