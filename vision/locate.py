@@ -70,29 +70,45 @@ def place_tops(found: list[Peak], maps: TileMaps, frame: np.ndarray, held: Locat
     centres = np.array([p.centre for p in found])
     angle = outline_angle(frame, found[0]) if len(found) == 1 else 0.0
     fresh = _on_the_table(fit_lattice(centres, median_pitch(found), _size(frame), angle)[0], centres, _size(frame))
-    if held is None or held.lattice is None or len(found) < PERSPECTIVE_TILES or not _holds(held.lattice, fresh, centres):
+    if held is None or held.lattice is None or len(found) < PERSPECTIVE_TILES:
+        return _placed(found, fresh, maps, len(found))
+    kept = _Placing.of(held.lattice, centres)
+    if not _holds(kept, fresh, centres):
         return _placed(found, fresh, maps, len(found))
     if len(found) <= held.fitted_to:
-        return _placed(found, held.lattice, maps, held.fitted_to)
+        return _placed(found, kept, maps, held.fitted_to)
     refitted = _on_the_table(_refitted(held.lattice, centres, _size(frame)), centres, _size(frame))
     return _placed(found, refitted, maps, len(found))
 
 
-def _on_the_table(lattice: Lattice, centres: np.ndarray, frame_size: tuple[int, int]) -> Lattice:
-    """``lattice`` fitted again without the tops it places on stacks, if it places any (they lie
-    nearer the camera than their cells: left in, they pull the fit)."""
-    cells, levels_of, _ = cells_and_levels(centres, lattice)
-    flat = [i for i, level in enumerate(levels_of) if level == 1]
+@dataclass(frozen=True)
+class _Placing:
+    """A lattice and where it places each top (``cells_and_levels``), worked out once."""
+
+    lattice: Lattice
+    cells: list[Hex]
+    levels: list[int]
+    offsets: np.ndarray  # (N,) pitches from each top's cell at its level
+
+    @staticmethod
+    def of(lattice: Lattice, centres: np.ndarray) -> "_Placing":
+        return _Placing(lattice, *cells_and_levels(centres, lattice))
+
+
+def _on_the_table(lattice: Lattice, centres: np.ndarray, frame_size: tuple[int, int]) -> _Placing:
+    """``lattice``, fitted again without the tops it places on stacks if it places any (they lie
+    nearer the camera than their cells: left in, they pull the fit), and where it places the tops."""
+    placing = _Placing.of(lattice, centres)
+    flat = [i for i, level in enumerate(placing.levels) if level == 1]
     if PERSPECTIVE_TILES <= len(flat) < len(centres):
-        return refit_flat(lattice, centres[flat], [cells[i] for i in flat], frame_size)
-    return lattice
+        return _Placing.of(refit_flat(lattice, centres[flat], [placing.cells[i] for i in flat], frame_size), centres)
+    return placing
 
 
-def _placed(found: list[Peak], lattice: Lattice, maps: TileMaps, fitted_to: int) -> Located:
-    """The tops ``found`` on ``lattice``, one per cell."""
-    cells, levels_of, _ = cells_and_levels(np.array([p.centre for p in found]), lattice)
-    levels = [lattice.lifted(k) for k in range(MAX_LEVEL)]
-    return Located(_one_per_cell(found, cells, levels_of, levels), lattice, maps, fitted_to)
+def _placed(found: list[Peak], placing: _Placing, maps: TileMaps, fitted_to: int) -> Located:
+    """The tops ``found`` where ``placing`` puts them, one per cell."""
+    levels = [placing.lattice.lifted(k) for k in range(MAX_LEVEL)]
+    return Located(_one_per_cell(found, placing.cells, placing.levels, levels), placing.lattice, maps, fitted_to)
 
 
 def _size(frame: np.ndarray) -> tuple[int, int]:
@@ -100,15 +116,16 @@ def _size(frame: np.ndarray) -> tuple[int, int]:
     return frame.shape[1], frame.shape[0]
 
 
-def _holds(held: Lattice, fresh: Lattice, centres: np.ndarray) -> bool:
-    """Whether ``held`` still fits the top ``centres`` (N, 2) as well as the ``fresh`` fit does:
-    HELD_SHARE of them within HELD_FIT pitches of its cells, on average no more than HELD_SLACK
-    pitches farther from them, at a pitch within HELD_PITCH of the fresh one's (a lattice a third
-    of the tiles' size turned by 30 degrees holds every top too: a split hive was so fitted)."""
-    _, _, offsets = cells_and_levels(centres, held)
-    _, _, fresh_offsets = cells_and_levels(centres, fresh)
-    ratio = np.median(held.pitches(held.axial(centres))) / np.median(fresh.pitches(fresh.axial(centres)))
-    return bool(np.mean(offsets <= HELD_FIT) >= HELD_SHARE and offsets.mean() <= fresh_offsets.mean() + HELD_SLACK
+def _holds(held: _Placing, fresh: _Placing, centres: np.ndarray) -> bool:
+    """Whether the ``held`` lattice still fits the top ``centres`` (N, 2) as well as the ``fresh``
+    fit does: HELD_SHARE of them within HELD_FIT pitches of its cells, on average no more than
+    HELD_SLACK pitches farther from them, at a pitch within HELD_PITCH of the fresh one's (a
+    lattice a third of the tiles' size turned by 30 degrees holds every top too: a split hive was
+    so fitted)."""
+    ratio = (np.median(held.lattice.pitches(held.lattice.axial(centres)))
+             / np.median(fresh.lattice.pitches(fresh.lattice.axial(centres))))
+    return bool(np.mean(held.offsets <= HELD_FIT) >= HELD_SHARE
+                and held.offsets.mean() <= fresh.offsets.mean() + HELD_SLACK
                 and abs(np.log(ratio)) <= np.log(1 + HELD_PITCH))
 
 
