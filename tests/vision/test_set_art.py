@@ -10,7 +10,7 @@ from calibration.files import CalibrationFileError, load, save
 from vision.creatures import turned
 from vision.features import CROP_PX
 from vision.profile import CLASSES, CreatureProfile, default_profile
-from vision.set_art import SetArt
+from vision.set_art import MARGIN, PROBE, SHIFT, SetArt
 
 MIDDLE = (CROP_PX // 2, CROP_PX // 2)
 
@@ -75,6 +75,23 @@ def test_a_sure_read_is_left_alone(art: SetArt) -> None:
     crop = seen_in_play("bar", 0, rng)
     assert np.array_equal(art.reweigh(sure[None], [crop]), sure[None])  # the network is sure: a wedge
     assert np.argmax(art.reweigh(torn_between(2, 0)[None], [crop])) == 0  # unsure: the bar it shows
+
+
+def test_likeness_is_opencvs_normalised_correlation_over_small_shifts_and_nothing_on_a_flat_top(art: SetArt) -> None:
+    """Each class's likeness is the best of cv2.TM_CCOEFF_NORMED over its templates, slid up to
+    SHIFT pixels each way over the crop's middle; a washed-out (flat) crop is like nothing."""
+    rng = np.random.default_rng(4)
+    crop = cv2.cvtColor(seen_in_play("wedge", 2, rng), cv2.COLOR_BGR2GRAY)
+    probe = crop[PROBE, PROBE].astype(np.float32)
+    for k, shape in enumerate(SHAPES):
+        middles = [turned(cv2.cvtColor(drawn(shape), cv2.COLOR_BGR2GRAY), sixths)[MARGIN:-MARGIN, MARGIN:-MARGIN]
+                   for sixths in range(6)]
+        expected = max(float(cv2.matchTemplate(probe, m.astype(np.float32), cv2.TM_CCOEFF_NORMED).max())
+                       for m in middles)
+        assert art.likeness([crop], [[k]])[0, k] == pytest.approx(expected, abs=1e-4)
+    assert probe.shape == (CROP_PX - 2 * MARGIN + 2 * SHIFT,) * 2
+    flat = np.full((CROP_PX, CROP_PX), 250, np.uint8)
+    assert np.all(art.likeness([flat], [list(range(len(SHAPES)))])[0, :len(SHAPES)] == 0.0)
 
 
 def test_tops_a_game_record_names_join_the_art(art: SetArt) -> None:
