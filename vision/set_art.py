@@ -86,15 +86,14 @@ class SetArt:
         """(T, classes) each crop's best normalised cross-correlation (as ``cv2.TM_CCOEFF_NORMED``;
         0 against a flat patch) with each of its ``classes``' templates, the template slid up to
         SHIFT pixels each way over the crop's middle (NaN for the classes not asked about). Two
-        matrix products a class (``_best``): its up to 54 ``cv2.matchTemplate`` calls cost 3.6 times more."""
+        matrix products a class (``_Windows.best``): its up to 54 ``cv2.matchTemplate`` calls cost 3.6 times more."""
         out = np.full((len(crops), len(self.mean)), np.nan)
         for row, (crop, asked) in enumerate(zip(crops, classes)):
             image = (crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY))[PROBE, PROBE]
-            windows, lengths = _windows(image.astype(np.float32))
-            coarse = windows[::STEP, ::STEP].reshape(-1, windows.shape[-1] ** 2)
+            slid = _Windows.of(image.astype(np.float32))
             for k in asked:
                 if k in self.templates:
-                    out[row, k] = _best(windows, lengths, coarse, self.templates[k])
+                    out[row, k] = slid.best(self.templates[k])
         return out
 
     def reweigh(self, weights: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
@@ -138,29 +137,40 @@ class SetArt:
                    mean.astype(float), spread.astype(float))
 
 
-def _windows(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every template-sized window of a float32 grey ``image`` (rows, columns, side, side; a view),
-    and each one's length about its mean (rows, columns; infinite where it is flat, so that it is
-    like nothing): a zero-mean template's product with a window is its product with the centred one."""
-    side = CROP_PX - 2 * MARGIN
-    sums, squares = cv2.integral2(image)
-    def boxed(table: np.ndarray) -> np.ndarray:
-        return table[side:, side:] - table[:-side, side:] - table[side:, :-side] + table[:-side, :-side]
-    spread = boxed(squares) - boxed(sums) ** 2 / side ** 2
-    lengths = np.where(spread > 1e-6 * side ** 2, np.sqrt(np.maximum(spread, 0.0)), np.inf)
-    return sliding_window_view(image, (side, side)), lengths
+@dataclass(frozen=True)
+class _Windows:
+    """Every template-sized window of a crop, and each one's length about its mean (infinite
+    where it is flat, so that it is like nothing): a zero-mean template's product with a window
+    is its product with the centred one. Worked out once a crop, for all its classes."""
 
+    windows: np.ndarray  # (rows, columns, side, side): a view of the crop
+    lengths: np.ndarray  # (rows, columns)
+    coarse: np.ndarray  # (coarse windows, pixels): every STEP-th window, flattened
+    coarse_lengths: np.ndarray  # (coarse windows,)
 
-def _best(windows: np.ndarray, lengths: np.ndarray, coarse: np.ndarray, templates: np.ndarray) -> float:
-    """The best correlation of unit ``templates`` (N, pixels) with the ``windows`` of ``_windows``:
-    looked for among the ``coarse`` ones (every STEP-th, flattened), then at every window round
-    the best of them (on rendered tops, within 0.01 of the best of all windows 95 % of the time)."""
-    scores = (coarse @ templates.T).max(axis=1) / lengths[::STEP, ::STEP].ravel()
-    row, column = np.unravel_index(int(np.argmax(scores)), lengths[::STEP, ::STEP].shape)
-    rows = slice(max(STEP * row - STEP + 1, 0), STEP * row + STEP)
-    columns = slice(max(STEP * column - STEP + 1, 0), STEP * column + STEP)
-    near = windows[rows, columns].reshape(-1, templates.shape[1])
-    return float(max(scores.max(), ((near @ templates.T).max(axis=1) / lengths[rows, columns].ravel()).max()))
+    @staticmethod
+    def of(image: np.ndarray) -> "_Windows":
+        """The windows of a float32 grey ``image``."""
+        side = CROP_PX - 2 * MARGIN
+        sums, squares = cv2.integral2(image)
+        def boxed(table: np.ndarray) -> np.ndarray:
+            return table[side:, side:] - table[:-side, side:] - table[side:, :-side] + table[:-side, :-side]
+        spread = boxed(squares) - boxed(sums) ** 2 / side ** 2
+        lengths = np.where(spread > 1e-6 * side ** 2, np.sqrt(np.maximum(spread, 0.0)), np.inf)
+        windows = sliding_window_view(image, (side, side))
+        return _Windows(windows, lengths, windows[::STEP, ::STEP].reshape(-1, side * side),
+                        lengths[::STEP, ::STEP].ravel())
+
+    def best(self, templates: np.ndarray) -> float:
+        """The best correlation of unit ``templates`` (N, pixels) with these windows: looked for
+        among the coarse ones, then at every window round the best of them (on rendered tops,
+        within 0.01 of the best of all windows 95 % of the time)."""
+        scores = (self.coarse @ templates.T).max(axis=1) / self.coarse_lengths
+        row, column = np.unravel_index(int(np.argmax(scores)), self.lengths[::STEP, ::STEP].shape)
+        rows = slice(max(STEP * row - STEP + 1, 0), STEP * row + STEP)
+        columns = slice(max(STEP * column - STEP + 1, 0), STEP * column + STEP)
+        near = self.windows[rows, columns].reshape(-1, templates.shape[1])
+        return float(max(scores.max(), ((near @ templates.T).max(axis=1) / self.lengths[rows, columns].ravel()).max()))
 
 
 def _unit_rows(patches: np.ndarray) -> np.ndarray:
