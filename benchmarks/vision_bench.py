@@ -15,7 +15,8 @@ profile; training styles first, the blind styles (never trained or tuned on) las
 worst enrolled style. ``exact_20px``: whole position on the frames whose tiles lie at least 20
 pixels apart (``vision.tile_size.READABLE_PITCH``: the live page tells the user to bring the camera
 nearer below that); ``readable``: the share of the frames without a hand whose tiles lie that far apart and whose every
-top shows its print (``vision.set_art.printless``: not washed out by glare), and ``exact_readable`` whole position on those. A
+top shows its print (``vision.set_art.printless``: not washed out by glare), and ``exact_readable`` whole position on those;
+``colour_clear`` and ``creature_clear``: colour and creature of the found tops that lie that far apart and show their print. A
 second table gives, per style, why frames were not exact (the share of frames with a missed
 tile, a phantom, a wrong colour, a wrong creature, a false occlusion, or wrong cells). The classic sections: every frame gets a random camera pose (40-80 cm, tilt up to 30 degrees, any turn), lens,
 light, table and noise; one frame in five has a hand reaching over the hive (those frames
@@ -98,6 +99,9 @@ class Tally:
     near_exact: int = 0
     false_occluded: int = 0
     readable: int = 0  # frames whose every top shows its print at a readable size (no glare wash-out)
+    clear_found: int = 0  # found tops of frames with tiles READABLE_PITCH apart, showing their print
+    clear_colour: int = 0
+    clear_bug: int = 0
     readable_exact: int = 0
     causes: Counter = field(default_factory=Counter)  # frames not exact, by what went wrong
     hand_frames: int = 0
@@ -114,6 +118,7 @@ class Tally:
                 "false_occl": pct(self.false_occluded, self.frames), "hand": pct(self.hand_ok, self.hand_frames),
                 "ms": statistics.median(self.times) * 1000 if self.times else float("nan"),
                 "readable": pct(self.readable, self.frames), "exact_readable": pct(self.readable_exact, self.readable),
+                "colour_clear": pct(self.clear_colour, self.clear_found), "creature_clear": pct(self.clear_bug, self.clear_found),
                 **{f"why_{cause}": pct(self.causes[cause], self.frames) for cause in CAUSES}}
 
 
@@ -157,13 +162,14 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
         tally.near_frames += near
         tally.near_exact += near and exact
         tally.false_occluded += observation.occluded
-        readable = near and not printless([rectified_crop(frame, np.asarray(t.px), t.basis) for t in truth.tiles]).any()
+        washed = printless([rectified_crop(frame, np.asarray(t.px), t.basis) for t in truth.tiles])
+        readable = near and not washed.any()
         tally.readable += readable
         tally.readable_exact += readable and exact
         tally.truth_tiles += len(truth.tiles)
         causes = {"occluded"} if observation.occluded else set()
         unmatched = list(observation.tiles)
-        for tile in truth.tiles:
+        for tile, blank in zip(truth.tiles, washed):
             near = [s for s in unmatched if np.hypot(s.px[0] - tile.px[0], s.px[1] - tile.px[1]) < 0.4 * truth.tile_px]
             if not near:
                 causes.add("missed")
@@ -174,6 +180,10 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
             tally.colour_right += sighting.colour is tile.colour
             tally.bug_right += sighting.bug is tile.bug
             tally.height_right += (sighting.height_hint > 1) == (tile.height > 1)
+            if truth.pitch_px >= READABLE_PITCH and not blank:
+                tally.clear_found += 1
+                tally.clear_colour += sighting.colour is tile.colour
+                tally.clear_bug += sighting.bug is tile.bug
             causes |= {"colour"} if sighting.colour is not tile.colour else {"creature"} if sighting.bug is not tile.bug else set()
         tally.phantoms += len(unmatched)
         causes |= {"phantom"} if unmatched else set()
@@ -258,7 +268,7 @@ def style_rows(positions: list[Position], frames: int, seed: int, only: tuple[st
 def print_causes(rows: list[tuple[str, dict[str, float]]]) -> None:
     """Why frames were not exact (% of frames, a frame may have several causes), and the whole
     position on the readable frames: tiles at least READABLE_PITCH apart, every top showing its print."""
-    columns = ["readable", "exact_readable", *(f"why_{cause}" for cause in CAUSES)]
+    columns = ["readable", "exact_readable", "colour_clear", "creature_clear", *(f"why_{cause}" for cause in CAUSES)]
     print(f"{'section':<34}" + "".join(f"{c:>15}" for c in columns))
     for name, row in rows:
         print(f"{name:<34}" + "".join(f"{row[c]:>15.2f}" for c in columns))
