@@ -101,6 +101,21 @@ def test_small_tops_with_faint_tile_classes_get_their_second_look() -> None:
     assert first == (720, 1280) and second[0] < 720 and second[1] < 1280  # twice the size of a small region
 
 
+@pytest.mark.parametrize("pitch_px, looks", [(40.0, 2), (60.0, 1)])
+def test_tops_under_48_pixels_apart_come_from_a_second_look_twice_as_large(pitch_px: float, looks: int) -> None:
+    """At 32-48 pixels a tile the map misses some tops on busy tables and invents others: its
+    region is looked at again, twice as large; tops farther apart are read from the first look."""
+    tops = [(600.0, 300.0, True), (600.0 + pitch_px, 300.0, False)]
+    mapper = _FixedMapper(raw_maps(tops, pitch_px=pitch_px))
+    _, found = tile_tops(mapper, np.zeros(FRAME, np.uint8))
+    assert len(mapper.looks) == looks
+    if looks == 2:
+        height, width = mapper.looks[1]
+        assert height % 2 == width % 2 == 0 and height < 720 and width < 1280  # the tops' region, doubled
+    else:
+        assert sorted(tuple(np.round(p.centre)) for p in found) == [(600.0, 300.0), (660.0, 300.0)]
+
+
 def test_faint_heat_with_no_top_gets_a_second_look_and_an_empty_table_does_not() -> None:
     """No patch hot enough for a top, but a few faintly hot ones (a hive too small for this scale): the
     region round them is looked at again, twice as large; with nothing faint either, no second look."""
