@@ -73,6 +73,23 @@ def test_fit_lattice_on_exact_points_with_anisotropy() -> None:
     assert np.allclose(lattice.pixel(found[5]), pixels[5], atol=0.5)
 
 
+# Tops a rendered frame showed (fluent-flat, the camera tilted, tiles 34 pixels apart), three of
+# them stack tops lying nearer the camera; the truth's steps there: 36.6, 38.5 and 32.0 pixels.
+TILTED_TOPS = np.array([[732.2, 528.2], [695.6, 541.4], [753.4, 549.8], [805.0, 553.2], [657.4, 560.0],
+                        [776.7, 568.1], [760.6, 596.8], [708.8, 600.6], [776.5, 612.1], [732.8, 616.1],
+                        [659.9, 633.5], [684.2, 649.9], [696.7, 692.9]])
+
+
+@pytest.mark.parametrize("pitch_guess", [30.0, 35.5, 40.0])
+def test_stack_tops_do_not_shear_the_lattice_fitted_to_a_tilted_hive(pitch_guess: float) -> None:
+    """A stack top's offsets to its neighbours are no lattice steps: fitted in, they sheared this
+    hive's lattice (steps 33.7, 40.4 and 44.8 pixels) when the tops' own pitch was the guess."""
+    lattice, _ = fit_lattice(TILTED_TOPS, pitch_guess, (1280, 720))
+    east, south_east = lattice.basis(tuple(lattice.axial(TILTED_TOPS[:1])[0]))
+    steps = sorted(float(np.linalg.norm(step)) for step in (east, south_east, south_east - east))
+    assert np.allclose(steps, [32.0, 36.6, 38.5], rtol=0.12)
+
+
 def test_hex_round_picks_the_nearest_cell() -> None:
     # (-0.6, 0.3) lies 0.52 pitch from (0, 0) and 0.61 from (-1, 0) and (-1, 1)
     fractional = np.array([[0.4, 0.4], [0.1, -0.45], [1.49, 0.02], [-0.6, 0.3], [-0.7, 0.6]])
