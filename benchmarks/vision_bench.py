@@ -99,10 +99,10 @@ class Tally:
     near_exact: int = 0
     false_occluded: int = 0
     readable: int = 0  # frames whose every top shows its print at a readable size (no glare wash-out)
+    readable_exact: int = 0
     clear_found: int = 0  # found tops of frames with tiles READABLE_PITCH apart, showing their print
     clear_colour: int = 0
     clear_bug: int = 0
-    readable_exact: int = 0
     causes: Counter = field(default_factory=Counter)  # frames not exact, by what went wrong
     hand_frames: int = 0
     hand_ok: int = 0
@@ -170,17 +170,17 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
         causes = {"occluded"} if observation.occluded else set()
         unmatched = list(observation.tiles)
         for tile, blank in zip(truth.tiles, washed):
-            near = [s for s in unmatched if np.hypot(s.px[0] - tile.px[0], s.px[1] - tile.px[1]) < 0.4 * truth.tile_px]
-            if not near:
+            close = [s for s in unmatched if np.hypot(s.px[0] - tile.px[0], s.px[1] - tile.px[1]) < 0.4 * truth.tile_px]
+            if not close:
                 causes.add("missed")
                 continue
-            sighting = min(near, key=lambda s: np.hypot(s.px[0] - tile.px[0], s.px[1] - tile.px[1]))
+            sighting = min(close, key=lambda s: np.hypot(s.px[0] - tile.px[0], s.px[1] - tile.px[1]))
             unmatched.remove(sighting)
             tally.found += 1
             tally.colour_right += sighting.colour is tile.colour
             tally.bug_right += sighting.bug is tile.bug
             tally.height_right += (sighting.height_hint > 1) == (tile.height > 1)
-            if truth.pitch_px >= READABLE_PITCH and not blank:
+            if near and not blank:
                 tally.clear_found += 1
                 tally.clear_colour += sighting.colour is tile.colour
                 tally.clear_bug += sighting.bug is tile.bug

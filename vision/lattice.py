@@ -163,18 +163,21 @@ def _affine_basis(centres: np.ndarray, pitch_guess: float, angle: float) -> np.n
     for _ in range(3):
         if len(offsets) < 3:
             break
-        steps = _nearest_steps(offsets, basis)
-        fits = np.linalg.norm(offsets - steps @ basis, axis=1) < STEP_FIT * float(np.linalg.norm(basis, axis=1).mean())
+        steps, fits = _nearest_steps(offsets, basis, STEP_FIT)
         if np.linalg.matrix_rank(steps[fits]) < 2:
             break
         basis = np.linalg.lstsq(steps[fits], offsets[fits], rcond=None)[0]
     return basis
 
 
-def _nearest_steps(offsets: np.ndarray, basis: np.ndarray) -> np.ndarray:
+def _nearest_steps(offsets: np.ndarray, basis: np.ndarray, within: float) -> tuple[np.ndarray, np.ndarray]:
+    """Each offset's (N, 2) nearest lattice step (N, 2 axial) under ``basis``, and whether it lies
+    within ``within`` pitches of that step (N,)."""
     predicted = STEPS @ basis  # (6, 2)
     index = np.argmin(np.linalg.norm(offsets[:, None, :] - predicted[None], axis=2), axis=1)
-    return STEPS[index]
+    steps = STEPS[index]
+    pitch = float(np.linalg.norm(basis, axis=1).mean())
+    return steps, np.linalg.norm(offsets - steps @ basis, axis=1) < within * pitch
 
 
 def _spread_coordinates(centres: np.ndarray, basis: np.ndarray) -> np.ndarray:
@@ -184,8 +187,7 @@ def _spread_coordinates(centres: np.ndarray, basis: np.ndarray) -> np.ndarray:
     cells = np.full((len(centres), 2), np.iinfo(np.int64).min, np.int64)
     links: dict[int, list[tuple[int, np.ndarray]]] = {}
     if len(pairs):
-        steps = _nearest_steps(offsets, basis)
-        good = np.linalg.norm(offsets - steps @ basis, axis=1) < 0.35 * pitch
+        steps, good = _nearest_steps(offsets, basis, 0.35)
         for (i, j), step in zip(pairs[good], steps[good]):
             links.setdefault(int(i), []).append((int(j), step.astype(np.int64)))
     inverse = np.linalg.inv(basis.T)

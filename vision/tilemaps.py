@@ -30,9 +30,9 @@ MODEL_PATH = Path(__file__).with_name("models") / "tilemap.onnx"
 PEAK_THRESHOLD = 0.35  # centre heat a tile top must reach
 COLOUR_REACH = 0.4  # pitches around a centre whose top-face classes decide the tile's colour
 MIN_TOP_SHARE = 0.3  # ... and of which at least this share must look like a tile top (not table or sides)
-SMALL_PITCH = 32.0  # pixels: tiles this close together are looked at again, ZOOM times as large or
-ZOOM = 2  # more, up to MAX_ZOOM, to bring them to SMALL_PITCH (the network finds centres and pitch
-MAX_ZOOM = 3  # reliably from about 32 to 90 pixels a tile)
+SMALL_PITCH = 32.0  # pixels: a second look enlarges tiles ZOOM times or more, up to MAX_ZOOM, to bring
+ZOOM = 2  # them at least this far apart (the network finds centres and pitch reliably from about 32
+MAX_ZOOM = 3  # to 90 pixels a tile)
 LOOK_AGAIN_PITCH = 48.0  # pixels: tops found closer than this come from that second look. From 32 to 48 pixels it
 # finds tops the first look misses on busy tables and drops phantoms (nine training styles, 150 frames each, seeds
 # 1 and 2: frames newly right 28 and 25, newly wrong 13 and 11), for about 3 ms more a frame
