@@ -2,7 +2,7 @@
 
     python benchmarks/referee_bench.py [--camera simulated|rendered] [--games N] [--every K]
         [--first I] [--workers W] [--seed 1] [--stable 0.3] [--min-confidence 0.6] [--lamp] [--world]
-        [--no-learn] [--photos 1|2] [--shared ../shared]
+        [--no-learn] [--photos 1|2] [--whole-view] [--shared ../shared]
 
 Each game is played in front of a 10 fps camera: a hand hides the board while each move
 is made, the hive is now and then knocked, and some replies come before the board is
@@ -413,6 +413,7 @@ class Options:
     world: bool = False  # rendered: the wide world, each game in the next art style, the set enrolled first
     learn: bool = True  # rendered: the detector learns the set from the tops the record names
     photos: int = 1  # wide world: enrollment photos (the block turned half round between them)
+    zoom: bool = True  # rendered: the camera turns to a larger view of a hive that looks small (``vision.zoom``)
 
 
 @dataclass
@@ -435,6 +436,7 @@ class GameResult:
     style: str = ""
     enrollment_failed: str = ""
     nearer: bool = False  # filmed from a camera brought nearer, as enrollment asked
+    views: int = 0  # times the camera turned to another view (``vision.zoom``)
     frames: int = 0
     render_seconds: float = 0.0
     detect_seconds: float = 0.0
@@ -452,7 +454,7 @@ def play_game(index: int, path: Path, options: Options) -> GameResult:
         from rendered_camera import WORLD_STYLES, RenderedCamera  # numpy, OpenCV and the renderer only when asked
 
         style = WORLD_STYLES[index % len(WORLD_STYLES)] if options.world else None
-        camera: Camera = RenderedCamera(rng.randrange(1 << 30), options.lamp, style, options.photos)
+        camera: Camera = RenderedCamera(rng.randrange(1 << 30), options.lamp, style, options.photos, options.zoom)
         pace, hold = RENDERED_PACE, RENDERED_HOLD
     else:
         camera, pace, hold = noisy_camera(rng), Pace(), (12, 25)
@@ -479,7 +481,7 @@ def play_game(index: int, path: Path, options: Options) -> GameResult:
     if stats is not None:
         result.frames, result.raised, result.cut = stats.frames, stats.raised, stats.cut
         result.render_seconds, result.detect_seconds = stats.render_seconds, stats.detect_seconds
-        result.enrollment_failed, result.nearer = stats.enrollment_failed, stats.nearer
+        result.enrollment_failed, result.nearer, result.views = stats.enrollment_failed, stats.nearer, stats.views
     result.style = style or ""
     result.seconds = time.perf_counter() - started
     return result
@@ -553,7 +555,8 @@ def report(results: list[GameResult], args: argparse.Namespace, seconds: float) 
               f"{1000 * sum(r.render_seconds for r in results) / frames:.1f} ms, recognition "
               f"{1000 * sum(r.detect_seconds for r in results) / frames:.1f} ms; camera raised to see the "
               f"whole hive in {sum(r.raised for r in results)} films, hive cut off in {sum(r.cut for r in results)}; "
-              f"camera brought nearer as enrollment asked in {sum(r.nearer for r in results)} games")
+              f"camera brought nearer as enrollment asked in {sum(r.nearer for r in results)} games; the view "
+              f"turned (zoom) {sum(r.views for r in results)} times in {sum(r.views > 0 for r in results)} games")
     peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     print(f"peak RSS of one process: {peak / 1024:.0f} MB")
     if args.world:
@@ -598,6 +601,8 @@ def main() -> int:
                              "calibration page asks)")
     parser.add_argument("--no-learn", action="store_true",
                         help="rendered: the detector does not learn the set from the game record")
+    parser.add_argument("--whole-view", action="store_true",
+                        help="rendered: every frame shows the whole view (a camera that cannot crop its sensor)")
     parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
     args = parser.parse_args()
     files = sorted((args.shared / "corpus" / "boardspace-sgf").glob("*.sgf"))
@@ -610,7 +615,8 @@ def main() -> int:
     if args.world and args.camera != "rendered":
         parser.error("--world films rendered frames: add --camera rendered")
     config = RefereeConfig(stable_seconds=args.stable, min_confidence=args.min_confidence)
-    options = Options(args.camera, args.seed, config, args.lamp, args.world, not args.no_learn, args.photos)
+    options = Options(args.camera, args.seed, config, args.lamp, args.world, not args.no_learn, args.photos,
+                      not args.whole_view)
     started = time.perf_counter()
     results: list[GameResult] = []
     work = [(index, path, options) for index, path in jobs]

@@ -11,7 +11,10 @@ the whole hive slides a few millimetres. With a ``style``, the game is filmed in
 physical world (``vision.render.world``: any tile size and thickness, table, lamps, lens) in
 that art style, and the set is enrolled first from one photo of the documented layout on the
 same table, as a user would (taken again nearer if hivecam finds its tiles too small, the game
-then filmed from there; the built-in profile if that enrollment fails).
+then filmed from there; the built-in profile if that enrollment fails). As a Pi camera does,
+it turns to a larger view of a hive that looks small (``vision.zoom``: a crop of its sensor,
+whose lens blur, motion streak and noise grow with the zoom), the detector starting afresh on
+each new view, unless made with ``zoom`` off.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from vision.render.scene import (GAP_MM, TILE_SIZES, Conditions, cell_centre_mm,
 from vision.render.world import random_world
 from vision.session_light import SessionLight
 from vision.training.styles import BLIND_STYLES, TRAINING_STYLES
+from vision.zoom import WHOLE, View, Zoom
 
 Stacks = Mapping[Hex, Sequence[Piece]]
 MAX_HEIGHT_MM = 800.0  # top of the camera heights hivecam must cope with
@@ -63,6 +67,7 @@ class FrameStats:
     cut: int = 0  # films whose hive did not fit in the view even at MAX_HEIGHT_MM
     enrollment_failed: str = ""  # wide world: why the set's enrollment failed (the built-in profile was used)
     nearer: bool = False  # wide world: the camera was brought nearer, as enrollment asked, and filmed from there
+    views: int = 0  # times the camera turned to another view (``vision.zoom``)
 
 
 @dataclass(frozen=True)
@@ -78,11 +83,13 @@ class _Path:
 class RenderedCamera:
     """Shots in, observations out (``Observation.extra["detect_seconds"]`` is the recognition time)."""
 
-    def __init__(self, seed: int, lamp: bool = False, style: str | None = None, photos: int = 1) -> None:
+    def __init__(self, seed: int, lamp: bool = False, style: str | None = None, photos: int = 1,
+                 zoom: bool = True) -> None:
         """With ``lamp``, a lamp of random colour is switched on halfway through the first film;
         with ``style``, the films are drawn in the wide world in that art style, the set enrolled
-        first from ``photos`` photos."""
+        first from ``photos`` photos; without ``zoom``, every frame shows the whole view."""
         self.rng = np.random.default_rng(seed)
+        self.zoom = zoom
         self.lamp = random_lamp(np.random.default_rng(seed + 1)) if lamp else None
         self.stats = FrameStats()
         if style is None:
@@ -117,6 +124,7 @@ class RenderedCamera:
         before: Stacks = {}  # the position the hand is changing
         path: _Path | None = None
         previous: Shot | None = None
+        zoom, view = Zoom((WIDTH, HEIGHT)), WHOLE
         switch_at = len(shots) // 2 if self.lamp is not None and self.base.cast != self.lamp else -1
         for index, (shot, (step, steps)) in enumerate(zip(shots, _hand_steps(shots))):
             if index == switch_at:
@@ -131,20 +139,32 @@ class RenderedCamera:
             started = time.perf_counter()
             conditions = replace(self.base, hand=shot.occluded, bump_mm=(float(bump[0]), float(bump[1])),
                                  seed=int(self.rng.integers(1 << 30)), layout_seed=layout_seed)
+            crop = None if view == WHOLE else (view.x, view.y, view.zoom)
             if shot.occluded and path is not None:
                 at = path.start + (path.end - path.start) * (step + 1) / steps + bump
                 frame, _ = render_position(path.lifted, conditions, carried=path.piece, camera=camera,
-                                           hand_at=(float(at[0]), float(at[1])))
+                                           hand_at=(float(at[0]), float(at[1])), view=crop)
             else:
-                frame, _ = render_position(_copy(shot.stacks), conditions, camera=camera)
+                frame, _ = render_position(_copy(shot.stacks), conditions, camera=camera, view=crop)
             detect_start = time.perf_counter()
             observation = self.detector.detect(frame, shot.timestamp)
             done = time.perf_counter()
+            view = self._turned(zoom, observation, view)
             observation.extra["detect_seconds"] = done - detect_start
             self.stats.frames += 1
             self.stats.render_seconds += detect_start - started
             self.stats.detect_seconds += done - detect_start
             yield observation
+
+    def _turned(self, zoom: Zoom, observation: Observation, view: View) -> View:
+        """The view of the next frame: the one ``zoom`` turns to after ``observation`` (the detector
+        told of it), else ``view``."""
+        turned = zoom.after(observation) if self.zoom else None
+        if turned is None:
+            return view
+        self.stats.views += 1
+        self.detector.look_through(turned)
+        return turned
 
     def learn(self, tops: Sequence[tuple[tuple[float, float], Piece]]) -> None:
         """Let the detector learn the set from the tops a game record names (``Referee.identified``)."""

@@ -2,7 +2,7 @@
 
     python benchmarks/fetch_art.py   # once: the icon-set art styles
     python benchmarks/vision_bench.py [--frames 500] [--seed 1] [--sections styles,a,pocket,b,carbon,lamp]
-        [--styles a,b,...] [--photos 1|2] [--tilemap CANDIDATE.onnx] [--log OUT.jsonl]
+        [--styles a,b,...] [--photos 1|2] [--tilemap CANDIDATE.onnx] [--log OUT.jsonl] [--whole-view]
 
 Positions are the championship GameStrings of the shared corpus (Mzinga's valid-moves test).
 ``styles``: every art style in the wide physical world (``vision.render.world``: solid
@@ -11,7 +11,9 @@ and wide lenses, hands, sleeves, cups, phones): one set of each style (one look 
 from one photo in a layout picked at random (the documented block, rows of one colour, a loose
 scatter; ``--photos 2``: and a second photo of the block turned half round, as the calibration
 page asks) and then filmed on any table, and the style's sets of every look with the built-in
-profile; training styles first, the blind styles (never trained or tuned on) last, and the
+profile; each frame is read through the view a Pi camera turns to (``vision.zoom``: a crop of
+its sensor, when the hive looks small in the whole view; its lens blur, motion streak and noise
+grow with the zoom), or the whole view with ``--whole-view``; training styles first, the blind styles (never trained or tuned on) last, and the
 worst enrolled style. ``exact_20px``: whole position on the frames whose tiles lie at least 20
 pixels apart (``vision.tile_size.READABLE_PITCH``: the live page tells the user to bring the camera
 nearer below that); ``readable``: the share of the frames without a hand whose tiles lie that far apart and whose every
@@ -61,9 +63,11 @@ from vision.tile_size import READABLE_PITCH  # noqa: E402
 from vision.enroll import enroll  # noqa: E402
 from vision.profile import CreatureProfile, default_profile  # noqa: E402
 from vision.render.photos import enrolled_as_told, enrollment_photos  # noqa: E402
-from vision.render.scene import Position, random_conditions, random_lamp, render_position  # noqa: E402
+from vision.render.scene import (Conditions, FrameTruth, Position, random_conditions, random_lamp,  # noqa: E402
+                                 render_position)
 from vision.training.styles import BLIND_STYLES, TRAINING_STYLES  # noqa: E402
 from vision.render.world import random_world  # noqa: E402
+from vision.zoom import WHOLE, Zoom  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "valid-moves" / \
     "Board_ValidMovesFromRealGamesTest.csv"
@@ -122,12 +126,29 @@ class Tally:
                 **{f"why_{cause}": pct(self.causes[cause], self.frames) for cause in CAUSES}}
 
 
+def _first_look(detector: Detector, position: Position, conditions: Conditions,
+                zoom: bool) -> tuple[np.ndarray | None, FrameTruth | None, tuple[float, float, float] | None]:
+    """With ``zoom``, the part of the whole view (x, y, zoom) a camera that crops its sensor reads
+    this frame through (``vision.zoom``: picked from the whole view without the hand, as the frames
+    before the hand came showed it; None for the whole view), and that whole view's frame and truth
+    if they are the frame to score (no hand, no zoom). The detector is then told of the view."""
+    if not zoom:
+        return None, None, None
+    frame, truth = render_position(position, replace(conditions, hand=False))
+    view = Zoom((frame.shape[1], frame.shape[0])).after(detector.detect(frame))
+    detector.look_through(view or WHOLE)
+    if view is not None:
+        return None, None, (view.x, view.y, view.zoom)
+    return (None, None, None) if conditions.hand else (frame, truth, None)
+
+
 def run_section(detector: Detector, positions: list[Position], frames: int, seed: int,
-                lamp: str = "", world: str = "", **fixed) -> Tally:
+                lamp: str = "", world: str = "", zoom: bool = True, **fixed) -> Tally:
     """Score ``frames`` random frames. ``lamp`` switches a lamp of random colour on after a first
     view: "steady" lets the detector learn the table's light from that view (``SessionLight``),
     "raw" does not. ``world`` (a style) draws every frame from the wide physical world in that
-    art style instead of the classic conditions; ``fixed`` pins fields of either."""
+    art style instead of the classic conditions, read through the part of the sensor that
+    ``vision.zoom`` picks unless ``zoom`` is off; ``fixed`` pins fields of either."""
     rng = np.random.default_rng(seed)
     tally = Tally()
     for index in range(frames):
@@ -136,12 +157,14 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
         carried = Piece.ALL[int(rng.integers(len(Piece.ALL)))] if hand else None
         conditions = (replace(random_world(rng, world, **fixed), hand=hand) if world
                       else random_conditions(rng, hand=hand, **fixed))
-        detector.forget()  # every frame a new scene: score what it shows (after the lamp's first view)
+        detector.look_through(WHOLE)  # every frame a new scene: score what it shows (after the lamp's first view)
         if lamp:
             detector.light = SessionLight() if lamp == "steady" else None
             detector.detect(render_position(position, replace(conditions, hand=False))[0])
             conditions = replace(conditions, cast=random_lamp(rng), seed=conditions.seed + 1)
-        frame, truth = render_position(position, conditions, carried=carried)
+        frame, truth, view = _first_look(detector, position, conditions, zoom and bool(world))
+        if view is not None or frame is None:
+            frame, truth = render_position(position, conditions, carried=carried, view=view)
         start = time.perf_counter()
         observation = detector.detect(frame)
         tally.times.append(time.perf_counter() - start)
@@ -233,7 +256,7 @@ def style_enrollment(style: str, rng: np.random.Generator, photos: int = 1) -> E
 
 
 def style_rows(positions: list[Position], frames: int, seed: int, only: tuple[str, ...] = (), photos: int = 1,
-               outcomes: list[dict] | None = None) -> list[tuple[str, dict[str, float]]]:
+               outcomes: list[dict] | None = None, zoom: bool = True) -> list[tuple[str, dict[str, float]]]:
     """Every art style (or those in ``only``) in the wide world: one set enrolled from ``photos``
     photos and filmed on any table, and the style's sets (any look) with the built-in profile. Training styles
     first, the blind ones (never trained or tuned on) last. A style draws the same frames whether
@@ -250,10 +273,10 @@ def style_rows(positions: list[Position], frames: int, seed: int, only: tuple[st
         else:
             sections.append((f"{tag}{style}, enrolled ({enrolled.layout})",
                              run_section(Detector(enrolled.profile), positions, frames, seed + index, world=style,
-                                         **enrolled.look)))
+                                         zoom=zoom, **enrolled.look)))
         sections.append((f"{tag}{style}, built-in",
                          run_section(Detector(default_profile()), positions, max(frames // 5, 20), seed + 100 + index,
-                                     world=style)))
+                                     world=style, zoom=zoom)))
         rows += [(name, tally.row()) for name, tally in sections]
         if outcomes is not None:
             outcomes += [{"section": name, **outcome} for name, tally in sections for outcome in tally.outcomes]
@@ -297,6 +320,9 @@ def main(argv: list[str] | None = None) -> int:
                         "(a fine-tune's export), in enrollment and play")
     parser.add_argument("--log", type=Path, help="styles section: write each frame's outcome here (JSON lines), "
                         "for benchmarks/compare_runs.py")
+    parser.add_argument("--whole-view", action="store_true",
+                        help="styles section: read every frame of the whole view, as a camera that cannot crop "
+                             "its sensor does (no zoom on a small-looking hive)")
     args = parser.parse_args(argv)
     if args.tilemap is not None and not args.tilemap.is_file():
         parser.error(f"--tilemap: {args.tilemap} is not a file")
@@ -316,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     if "styles" in sections:
         outcomes: list[dict] = []
         rows.extend(style_rows(positions, args.frames, args.seed, tuple(filter(None, args.styles.split(","))),
-                               args.photos, outcomes))
+                               args.photos, outcomes, not args.whole_view))
         if args.log is not None:
             args.log.write_text("".join(json.dumps(outcome) + "\n" for outcome in outcomes))
     if "a" in sections:

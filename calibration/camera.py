@@ -70,6 +70,13 @@ class CameraModel:
             self._resized[(width, height)] = resized
         return resized
 
+    def cropped(self, x: float, y: float, zoom: float) -> "CameraModel":
+        """This camera showing part of its view, as a sensor crop does: the frame's pixel (0, 0)
+        is this camera's (``x``, ``y``), and the frame is ``zoom`` times larger (same size, same lens)."""
+        shift = (zoom - 1) / 2  # pixel centres
+        crop = np.array([[zoom, 0.0, shift - zoom * x], [0.0, zoom, shift - zoom * y], [0.0, 0.0, 1.0]])
+        return replace(self, matrix=crop @ self.matrix)
+
     @cached_property
     def _resized(self) -> dict[tuple[int, int], "CameraModel"]:
         return {}

@@ -37,6 +37,7 @@ from vision.still import KEEP_THRESHOLD, NEW_TOP, StillSpots
 from vision.tilemaps import (HAND, OBJECT, SMALL_PITCH, STRIDE, Peak, TileMapper, TileMaps, cell_of,
                              disc_kernel, map_shape, tops_and_faint)
 from vision.tiny_tiles import TinyTiles
+from vision.zoom import WHOLE, View
 
 OCCLUDER_TILE_FRACTION = 0.5  # a hand this big (in tile faces) near the hive hides tiles
 EMPTY_VIEW_SHARE = 0.01  # with no tile in view, this share of hand or object means something blocks it
@@ -62,6 +63,8 @@ class Detector:
         """``light`` keeps colours steady across the frames of one session (one table, one camera)."""
         self.camera = camera
         self.light = light
+        self.view = WHOLE  # the part of the camera's whole view that frames show (``look_through``)
+        self._lens_of: tuple[tuple[View, int, int], CameraModel] | None = None  # the present view's, worked out once
         self.mapper = TileMapper()
         self.embedder = CreatureEmbedder()
         self.forget()
@@ -116,6 +119,21 @@ class Detector:
         self._pitch = SMALL_PITCH  # the tiles' spacing (frame pixels) in the last frame that located any
         self._held: Located | None = None  # the last frame nothing hid: its lattice (its tiles left out)
 
+    def look_through(self, view: View) -> None:
+        """Read frames of ``view``, a part of the camera's whole view (``vision.zoom``), from now
+        on: a new scene, its lens distortion that crop's."""
+        self.view = view
+        self.forget()
+
+    def _lens(self, shape: tuple[int, ...]) -> CameraModel:
+        """The intrinsics of a frame of ``shape`` taken through the present view."""
+        assert self.camera is not None
+        key = (self.view, shape[1], shape[0])
+        if self._lens_of is None or self._lens_of[0] != key:
+            lens, view = self.camera.at_size(shape[1], shape[0]), self.view
+            self._lens_of = key, lens if view == WHOLE else lens.cropped(view.x, view.y, view.zoom)
+        return self._lens_of[1]
+
     def table_bare(self, tiles: Sequence[tuple[float, float]] = ()) -> None:
         """Say that the table holds no tile now but at ``tiles`` (frame pixels: the last game's, not
         cleared away yet) as a new game begins on it: whatever the next frame shows where nothing
@@ -126,7 +144,7 @@ class Detector:
     def detect(self, frame: np.ndarray, timestamp: float = 0.0) -> Observation:
         """The observation of one BGR frame (undistorted first if intrinsics were given)."""
         if self.camera is not None:
-            frame = self.camera.undistort(frame)
+            frame = self._lens(frame.shape).undistort(frame)
         captured = frame
         if self.light is not None:
             frame = self.light.normalise(frame)

@@ -17,6 +17,8 @@ from typing import Any, Callable, Iterator
 import cv2
 import numpy as np
 
+from vision.zoom import WHOLE, View
+
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 PICAMERA_SIZE = (1280, 720)
 PICAMERA_FPS = 15.0  # the Pi 4 processes ~8-25 frames a second; the live loop drops the rest
@@ -36,6 +38,7 @@ class FrameSource:
     def __init__(self) -> None:
         self.is_open = False
         self.warning = ""  # something the person should know while frames still come (files skipped)
+        self.view = WHOLE  # the part of the camera's whole view that the last frame read shows
 
     def open(self) -> "FrameSource":
         if not self.is_open:
@@ -69,6 +72,11 @@ class FrameSource:
             except Exception:  # closing a dead device must not hide the original error
                 pass
 
+    def set_view(self, view: View) -> bool:
+        """Take the frames from now on through ``view``, a part of the camera's whole view
+        (``vision.zoom``); False where the source cannot crop (a file, a folder, a USB camera)."""
+        return False
+
     def reopen(self) -> "FrameSource":
         """Close and open again, e.g. after the device was unplugged and plugged back."""
         self.close()
@@ -101,7 +109,9 @@ class PiCameraSource(FrameSource):
     at ``fps``; a Camera Module 3 focuses once on the table and keeps that focus (a hand
     passing close to the lens must not make it hunt); after ``settle_seconds`` of automatic
     exposure and white balance both are locked, so a lamp switched on mid-game does not
-    shift colours. Each (re)open repeats this.
+    shift colours. Each (re)open repeats this. The sensor runs in its full-resolution mode
+    (a Camera Module 3 gives about 14 frames a second there), so that a view of part of it
+    (``set_view``: libcamera's ScalerCrop) shows detail a frame of the whole view averages away.
     """
 
     name = "picamera"
@@ -114,6 +124,7 @@ class PiCameraSource(FrameSource):
         self.settle_seconds = settle_seconds
         self.camera: Any = None
         self.locked_controls: dict[str, Any] = {}
+        self._whole_crop: tuple[int, int, int, int] | None = None  # the sensor's crop (x, y, w, h) of the whole view
 
     def _open(self) -> None:
         try:
@@ -124,10 +135,12 @@ class PiCameraSource(FrameSource):
         camera = picamera2.Picamera2()
         frame_us = int(1_000_000 / self.fps)
         camera.configure(camera.create_video_configuration(
-            main={"size": self.size, "format": "RGB888"}, buffer_count=2,
+            main={"size": self.size, "format": "RGB888"}, raw={"size": camera.sensor_resolution}, buffer_count=2,
             controls={"FrameDurationLimits": (frame_us, frame_us)}))
         camera.start()
         self.camera = camera
+        self.view = WHOLE
+        self._whole_crop = camera.camera_controls.get("ScalerCrop", (None, None, None))[1]
         try:
             if "AfMode" in getattr(camera, "camera_controls", {}):
                 camera.set_controls({"AfMode": AF_MODE_AUTO})  # one scan, then the lens stays put
@@ -141,10 +154,32 @@ class PiCameraSource(FrameSource):
             raise
 
     def _read(self) -> np.ndarray | None:
-        frame = self.camera.capture_array("main")
+        request = self.camera.capture_request()
+        try:
+            frame, metadata = request.make_array("main"), request.get_metadata()
+        finally:
+            request.release()
         if frame is None:
             raise SourceError("picamera: no frame")
+        crop = metadata.get("ScalerCrop")
+        if crop is not None and self._whole_crop is not None:
+            self.view = self._view_of(crop)
         return np.ascontiguousarray(frame[..., :3])
+
+    def set_view(self, view: View) -> bool:
+        if self.camera is None or self._whole_crop is None:
+            return False
+        x, y, width, height = self._whole_crop
+        across, down = width / self.size[0], height / self.size[1]  # sensor pixels per whole-view frame pixel
+        self.camera.set_controls({"ScalerCrop": (round(x + view.x * across), round(y + view.y * down),
+                                                 round(width / view.zoom), round(height / view.zoom))})
+        return True
+
+    def _view_of(self, crop: tuple[int, int, int, int]) -> View:
+        """The view that the sensor crop ``crop`` (x, y, w, h) shows, as a frame's metadata reports it."""
+        assert self._whole_crop is not None
+        x, y, width, height = self._whole_crop
+        return View((crop[0] - x) * self.size[0] / width, (crop[1] - y) * self.size[1] / height, width / crop[2])
 
     def _close(self) -> None:
         self.camera.stop()

@@ -5,7 +5,9 @@ the newest; the worker recognises whatever is newest when it is free, so a slow 
 drops the stale ones instead of building a backlog. A source that fails (camera
 unplugged) is reopened with growing pauses and the page is told at each step. While the
 tiles look too small to read reliably (a camera too far off, a wide lens), the page says
-how near to bring it; while a lamp's glare washes out tops, it says to move the lamp.
+how near to bring it; while a lamp's glare washes out tops, it says to move the lamp. A
+camera that can crop its sensor is turned to a larger view of a hive that looks small
+(``vision.zoom``); the recogniser is told of each new view and starts afresh on it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from rules.observation import Observation
 from rules.pieces import Piece
 from vision.sources import FrameSource, open_source
 from vision.tile_size import READABLE_PITCH, closer_advice, observed_pitch
+from vision.zoom import WHOLE, View, Zoom
 from webui.game import GameService
 
 log = logging.getLogger("hivecam.live")
@@ -33,6 +36,7 @@ Glare = Callable[[], list[tuple[float, float]]]
 BACKOFF_SECONDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 PREVIEW_WIDTH = 640
 SIZE_FRAMES = 15  # recent frames whose tiles' size (and glare) decide the warnings about them
+STALE_FRAMES = 30  # frames of another view to pass over after asking for a view, before going on with theirs
 
 
 class CameraSpec(FrameSource):
@@ -49,7 +53,12 @@ class CameraSpec(FrameSource):
 
     def _read(self) -> np.ndarray | None:
         assert self.inner is not None
-        return self.inner.read()
+        frame = self.inner.read()
+        self.view = self.inner.view
+        return frame
+
+    def set_view(self, view: View) -> bool:
+        return self.inner is not None and self.inner.set_view(view)
 
     def _close(self) -> None:
         if self.inner is not None:
@@ -66,15 +75,21 @@ class LiveLoop:
     """Runs ``source`` frames through ``recognise`` into ``service`` until ``stop``."""
 
     def __init__(self, source: Any, recognise: Recognise, service: GameService, learn: Learn | None = None,
-                 glare: Glare | None = None) -> None:
+                 glare: Glare | None = None, look_through: Callable[[View], None] | None = None) -> None:
         """``learn`` (e.g. ``Detector.learn``) is handed the tops the record names after each
         move recorded, whether the camera saw it or a person confirmed it; ``glare`` says where
-        the last frame recognised had tops under glare (``Detector.glare``)."""
+        the last frame recognised had tops under glare (``Detector.glare``); ``look_through``
+        tells the recogniser the view the camera turned to (``Detector.look_through``)."""
         self.source, self.recognise, self.service, self.learn, self.glare = source, recognise, service, learn, glare
+        self.look_through = look_through
+        self._zoom: Zoom | None = None  # made at the first frame; dropped if the source cannot crop
+        self._zoomable = True
+        self._view = WHOLE  # the view of the frame recognised last
+        self._passed = 0  # frames of another view passed over since a view was asked for
         self._learnt: tuple[int, int] | None = None  # the game and move count learnt from last
         self._stop = threading.Event()
         self._ready = threading.Condition()
-        self._latest: tuple[int, np.ndarray, int, float] | None = None  # (number, frame, game, timestamp)
+        self._latest: tuple[int, np.ndarray, int, float, View] | None = None  # (number, frame, game, timestamp, view)
         self._shown: tuple[int, np.ndarray, Observation] | None = None
         self._jpeg: tuple[int, bytes] | None = None
         self.frames_read = 0
@@ -122,7 +137,7 @@ class LiveLoop:
             game_id, timestamp = self.service.stamp()
             with self._ready:
                 self.frames_read += 1
-                self._latest = (self.frames_read, frame, game_id, timestamp)
+                self._latest = (self.frames_read, frame, game_id, timestamp, self.source.view)
                 self._ready.notify()
 
     def _reconnect(self, reason: str) -> bool:
@@ -151,8 +166,10 @@ class LiveLoop:
                     self._ready.wait(0.5)
                 if self._stop.is_set():
                     return
-                number, frame, game_id, timestamp = self._latest  # type: ignore[misc]
+                number, frame, game_id, timestamp, view = self._latest  # type: ignore[misc]
             done = number
+            if not self._in_view(view):
+                continue
             try:
                 observation = self.recognise(frame, timestamp)
                 self._shown = (number, frame, observation)
@@ -161,6 +178,7 @@ class LiveLoop:
                 self._learn()
                 self._watch_size(observation)
                 self._watch_glare()
+                self._watch_view(observation, frame.shape)
             except Exception as exc:  # one bad frame must never stop the referee
                 self._frame_failed(number, exc)
             else:
@@ -171,7 +189,36 @@ class LiveLoop:
     def _live(self) -> None:
         """Tell the page the camera is live, with whatever its source and the tiles' size warn of."""
         warnings = [w for w in (self.source.warning, self._size_warning, self._glare_warning) if w]
-        self.service.set_camera("warn" if warnings else "ok", "; ".join([f"{self.source.name}: live", *warnings]))
+        zoomed = f", zoomed {self._view.zoom:.1f}x on the hive" if not self._view.near(WHOLE) else ""
+        live = f"{self.source.name}: live{zoomed}"
+        self.service.set_camera("warn" if warnings else "ok", "; ".join([live, *warnings]))
+
+    def _in_view(self, view: View) -> bool:
+        """Whether to recognise a frame of ``view``: not while frames taken before the view asked
+        for come (a camera delivers a few); the recogniser starts afresh on a view new to it."""
+        if self._zoom is not None and not view.near(self._zoom.view):
+            self._passed += 1
+            if self._passed <= STALE_FRAMES:
+                return False
+            self._zoom.view = view  # the camera kept (or went back to) this view: go on from it
+        self._passed = 0
+        if not view.near(self._view):
+            self._view = view
+            if self.look_through is not None:
+                self.look_through(view)
+            self._live()
+        return True
+
+    def _watch_view(self, observation: Observation, shape: tuple[int, ...]) -> None:
+        """Ask the source for a larger view of a hive that looks small, or for the whole view
+        again (``vision.zoom.Zoom``); a source that cannot crop is not asked again."""
+        if not self._zoomable:
+            return
+        if self._zoom is None:
+            self._zoom = Zoom((shape[1], shape[0]))
+        view = self._zoom.after(observation)
+        if view is not None and not self.source.set_view(view):
+            self._zoom, self._zoomable = None, False
 
     def _watch_size(self, observation: Observation) -> None:
         """Warn while the tiles look too small to read reliably (the median spacing over the

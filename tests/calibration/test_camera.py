@@ -53,6 +53,24 @@ def test_a_frame_of_another_resolution_of_the_same_shape_is_undistorted_rescaled
     assert np.abs((half_size + 0.5) * 2 - 0.5 - full_size).max() < 1.5  # the same undistorted board, halved
 
 
+def test_a_crop_of_the_sensor_is_undistorted_as_that_part_of_the_lens(calibrated, true_camera, photograph):
+    pose = Pose.look_at(np.array([40.0, 60.0, -700.0]), np.array([100.0, 140.0, 0.0]))
+    whole = detect_board(calibrated.undistort(photograph(true_camera, pose, seed=1)))
+    x, y, zoom = 200.0, 120.0, 2.0
+    crop = photograph(true_camera.cropped(x, y, zoom), pose, seed=1)  # the sensor's pixels of that part, 2x larger
+    expected = {tuple(corner): (seen + 0.5 - [x, y]) * zoom - 0.5
+                for corner, seen in zip(whole.object_points, whole.image_points)}
+
+    def error(view) -> float:
+        common = [(seen, expected[tuple(corner)]) for corner, seen in zip(view.object_points, view.image_points)
+                  if tuple(corner) in expected]
+        assert len(common) >= 15
+        return max(float(np.abs(seen - want).max()) for seen, want in common)
+
+    assert error(detect_board(calibrated.cropped(x, y, zoom).undistort(crop))) < 1.0
+    assert error(detect_board(calibrated.undistort(crop))) > 2.0  # undistorted as the whole lens: bent wrong
+
+
 def test_save_and_load_round_trip(calibrated, tmp_path):
     calibrated.save(tmp_path / "camera.json")
     loaded = CameraModel.load(tmp_path / "camera.json")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -144,3 +145,27 @@ def test_positions_are_laid_as_people_lay_them() -> None:
         assert len(first) == 1 or all(any((q + dq, r + dr) in first for dq, dr in DIRECTIONS) for q, r in first)
     game = game_positions("Base;InProgress;White[3];wS1;bG1 -wS1;wQ wS1/;bA1 -bG1")
     assert len(game) == 4 and len(game[-1]) == 4
+
+
+def test_a_crop_of_the_sensor_shows_its_part_of_the_whole_view_larger() -> None:
+    wide = replace(SOLID, hfov_deg=WIDE_HFOV_DEG, k1=-0.3, k2=0.09, fit_canvas=True, height_mm=900.0,
+                   aim_mm=(250.0, 120.0), noise=0.0, blur=0.0, jpeg=100)  # the hive off-centre: barrel-bent
+    whole, truth = render_position(ROW, wide)
+    x, y, zoom = 430.0, 250.0, 2.5
+    crop, cropped = render_position(ROW, wide, view=(x, y, zoom))
+    centres = {t.cell: np.asarray(t.px) for t in truth.tiles}
+    assert len(cropped.tiles) == len(ROW)
+    for tile in cropped.tiles:
+        assert np.allclose(tile.px, (centres[tile.cell] - [x, y]) * zoom, atol=1e-6)
+    assert cropped.pitch_px == pytest.approx(zoom * truth.pitch_px)
+    shrunk = cv2.warpAffine(crop, np.float32([[1 / zoom, 0, x], [0, 1 / zoom, y]]), (1280, 720), flags=cv2.INTER_AREA)
+    part = np.s_[round(y) + 2:round(y + 720 / zoom) - 2, round(x) + 2:round(x + 1280 / zoom) - 2]
+    seen, again = (cv2.GaussianBlur(image[part], (0, 0), 2).astype(int) for image in (whole, shrunk))
+    assert np.abs(seen - again).mean() < 10  # the same table and tiles, only sharper
+
+
+def test_a_crop_in_a_wide_lens_corner_fills_its_frame() -> None:
+    canvas = np.pad(np.full((718, 1278), 255, np.uint8), 1)  # a black one-pixel frame round the canvas
+    camera = SyntheticCamera.looking_at(np.zeros(2), 600, 0, 0, 0, k1=-0.3, k2=0.09, hfov_deg=WIDE_HFOV_DEG,
+                                        fit_canvas=True).cropped(0.0, 0.0, 2.0)
+    assert (camera.apply_distortion(canvas) == 0).mean() < 0.001

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from vision.sources import CaptureSource, FolderSource, PiCameraSource, SourceError, open_source
+from vision.zoom import WHOLE, View
 
 
 class FakePicamera2:
@@ -17,15 +18,20 @@ class FakePicamera2:
 
     focus_succeeds = True
 
+    sensor_resolution = (4608, 2592)  # a Camera Module 3
+
     def __init__(self) -> None:
-        self.camera_controls = {"AfMode": (0, 2, 0), "ExposureTime": (1, 100000, 1000)}
+        self.camera_controls = {"AfMode": (0, 2, 0), "ExposureTime": (1, 100000, 1000),
+                                "ScalerCrop": ((0, 0, 64, 64), (0, 0, 4608, 2592), (0, 0, 4608, 2592))}
         self.set: list[dict] = []
         self.started = self.closed = False
         self.focus_cycles = 0
+        self.crops = [(0, 0, 4608, 2592)]  # the sensor crop of each frame from the next on
         FakePicamera2.instances.append(self)
 
-    def create_video_configuration(self, main: dict, buffer_count: int = 4, controls: dict | None = None) -> dict:
-        return {"main": main, "buffer_count": buffer_count, "controls": controls or {}}
+    def create_video_configuration(self, main: dict, raw: dict | None = None, buffer_count: int = 4,
+                                   controls: dict | None = None) -> dict:
+        return {"main": main, "raw": raw, "buffer_count": buffer_count, "controls": controls or {}}
 
     def autofocus_cycle(self) -> bool:
         assert self.started and self.set[-1] == {"AfMode": 1}
@@ -46,13 +52,31 @@ class FakePicamera2:
 
     def set_controls(self, controls: dict) -> None:
         self.set.append(controls)
+        if "ScalerCrop" in controls:  # it takes effect a frame later, aligned to even pixels, as libcamera's does
+            self.crops = [self.crops[0], tuple(2 * (value // 2) for value in controls["ScalerCrop"])]
 
-    def capture_array(self, stream: str) -> np.ndarray:
+    def capture_request(self) -> "FakeRequest":
         w, h = self.config["main"]["size"]
-        return np.full((h, w, 3), (10, 20, 30), np.uint8)
+        crop = self.crops.pop(0) if len(self.crops) > 1 else self.crops[0]
+        return FakeRequest(np.full((h, w, 3), (10, 20, 30), np.uint8), {"ScalerCrop": crop})
 
     def capture_metadata(self) -> dict:
         return {"ExposureTime": 8000, "AnalogueGain": 2.5, "ColourGains": (1.8, 1.4), "Lux": 300.0}
+
+
+class FakeRequest:
+    def __init__(self, frame: np.ndarray, metadata: dict) -> None:
+        self.frame, self.metadata, self.released = frame, metadata, False
+
+    def make_array(self, stream: str) -> np.ndarray:
+        assert stream == "main" and not self.released
+        return self.frame
+
+    def get_metadata(self) -> dict:
+        return self.metadata
+
+    def release(self) -> None:
+        self.released = True
 
 
 @pytest.fixture
@@ -72,6 +96,7 @@ def test_picamera_configures_rgb888_720p_focuses_once_and_locks_exposure(fake_pi
     source = PiCameraSource(settle_seconds=0.01).open()
     camera = fake_picamera2.instances[-1]
     assert camera.config["main"] == {"size": (1280, 720), "format": "RGB888"}
+    assert camera.config["raw"] == {"size": (4608, 2592)}  # every sensor pixel, for a view of part of it
     assert camera.config["controls"]["FrameDurationLimits"] == (66666, 66666)  # 15 fps
     assert camera.started and camera.focus_cycles == 1
     assert camera.set == [{"AfMode": 1}, LOCKED] and source.locked_controls == LOCKED
@@ -79,6 +104,30 @@ def test_picamera_configures_rgb888_720p_focuses_once_and_locks_exposure(fake_pi
     assert frame.shape == (720, 1280, 3) and tuple(frame[0, 0]) == (10, 20, 30)
     source.close()
     assert camera.closed
+
+
+def test_picamera_shows_a_view_of_part_of_its_sensor_and_says_which_each_frame_shows(fake_picamera2) -> None:
+    source = PiCameraSource(settle_seconds=0).open()
+    camera = fake_picamera2.instances[-1]
+    assert source.view == WHOLE
+    assert source.set_view(View(320.0, 180.0, 2.0))
+    assert camera.set[-1] == {"ScalerCrop": (1152, 648, 2304, 1296)}  # on the sensor: 3.6 of its pixels a frame pixel
+    source.read()
+    assert source.view == WHOLE  # the frame taken before the crop took effect
+    source.read()
+    assert source.view == View(320.0, 180.0, 2.0)
+    source.set_view(View(100.2, 50.3, 1.7))  # (361, 181, 2711, 1525) on the sensor, set as (360, 180, 2710, 1524)
+    source.read()
+    source.read()
+    assert source.view.near(View(100.2, 50.3, 1.7)) and source.view != View(100.2, 50.3, 1.7)
+    source.reopen()
+    assert source.view == WHOLE
+
+
+def test_files_and_usb_cameras_cannot_show_part_of_their_view(tmp_path) -> None:
+    cv2.imwrite(str(tmp_path / "a.png"), np.zeros((8, 8, 3), np.uint8))
+    folder = FolderSource(tmp_path).open()
+    assert not folder.set_view(View(10.0, 10.0, 2.0)) and folder.view == WHOLE
 
 
 def test_picamera_falls_back_to_continuous_focus_when_the_scan_fails(fake_picamera2, monkeypatch) -> None:

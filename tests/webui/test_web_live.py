@@ -15,6 +15,7 @@ from rules.pieces import Bug, Colour, Piece
 from rules.referee import RefereeConfig
 from rules.setup import Setup
 from vision.sources import FrameSource, SourceError
+from vision.zoom import WANTED_PITCH, WHOLE, View
 from webui import live as live_module
 from webui.game import GameService
 from webui.hub import Hub
@@ -278,3 +279,51 @@ def test_a_new_game_on_the_empty_board_tells_vision_where_the_last_games_tiles_l
     service.new_game("Base", RuleOptions())
     service.new_game("Base", RuleOptions(), setup=Setup.parse("b 0,0:wQ 1,0:bQ"))
     assert told == [[(320.0, 240.0)], []]
+
+
+class CroppingCamera(Camera):
+    """A camera that can crop its sensor: a view asked for shows from the eleventh frame on (a
+    little off, rounded to its sensor's pixels), and each frame's corner pixel says whether it
+    is zoomed; ``asked`` holds each view asked for and how many frames had been recognised then."""
+
+    def __init__(self, recognised: list) -> None:
+        super().__init__()
+        self.recognised = recognised
+        self.asked: list[tuple[View, int]] = []
+        self.due: list[View] = []
+
+    def set_view(self, view: View) -> bool:
+        self.asked.append((view, len(self.recognised)))
+        self.due = [self.view] * 10 + [View(round(view.x), round(view.y), view.zoom * 1.001)]  # as set on the sensor
+        return True
+
+    def _read(self) -> np.ndarray:
+        time.sleep(0.002)
+        self.view = self.due.pop(0) if self.due else self.view
+        frame = np.zeros((720, 1280, 3), np.uint8)
+        frame[0, 0] = 0 if self.view == WHOLE else 1
+        return frame
+
+
+def test_a_hive_that_looks_small_is_zoomed_on_and_the_recogniser_starts_afresh():
+    service, told, seen = Service(), [], []
+    camera = CroppingCamera(seen).open()
+
+    def recognise(frame: np.ndarray, timestamp: float) -> Observation:
+        time.sleep(0.005)
+        zoomed = bool(frame[0, 0, 0])
+        seen.append(zoomed)
+        spacing = 40.0 if zoomed else 15.0
+        tops = tuple(TileSighting(q, 0, Colour.WHITE, Bug.ANT, px=(600 + spacing * q, 360.0)) for q in range(3))
+        return Observation(tops, False, timestamp)
+
+    loop = LiveLoop(camera, recognise, service, look_through=lambda view: told.append((view, len(seen)))).start()
+    wait_for(lambda: seen.count(True) >= 5, 5, "zoomed frames")
+    loop.stop()
+    (view, asked), = camera.asked
+    assert view.zoom == pytest.approx(WANTED_PITCH / 15.0)
+    first = seen.index(True)
+    assert first == asked and all(seen[first:])  # the frames taken before the turn were passed over
+    (shown, at), = told
+    assert shown.near(view) and at == first  # the recogniser was told of the new view before its first frame
+    assert any(f"zoomed {WANTED_PITCH / 15.0:.1f}x on the hive" in message for message in service.messages)

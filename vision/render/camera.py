@@ -6,7 +6,7 @@ the table have z < 0). The camera's image x runs along its right, image y down.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -27,6 +27,7 @@ class SyntheticCamera:
     k1: float = 0.0  # radial distortion coefficients (OpenCV convention)
     k2: float = 0.0
     fit_canvas: bool = False  # shrink the pinhole canvas so barrel distortion smears no corners
+    view: tuple[float, float, float] = (0.0, 0.0, 1.0)  # (x, y, zoom) of a sensor crop, see ``cropped``
 
     @classmethod
     def looking_at(cls, target: np.ndarray, height_mm: float, tilt_deg: float, azimuth_deg: float,
@@ -51,6 +52,11 @@ class SyntheticCamera:
         matrix = np.array([[focal, 0, WIDTH / 2], [0, focal, HEIGHT / 2], [0, 0, 1]])
         return cls(rotation, -rotation @ position, matrix, k1, k2, fit_canvas)
 
+    def cropped(self, x: float, y: float, zoom: float) -> "SyntheticCamera":
+        """The camera showing only part of its whole view, as a sensor crop does: the frame's pixel
+        (0, 0) is the whole view's (``x``, ``y``), and the frame is ``zoom`` times larger."""
+        return replace(self, view=(float(x), float(y), float(zoom)))
+
     @property
     def position(self) -> np.ndarray:
         """Camera centre in table mm."""
@@ -62,15 +68,15 @@ class SyntheticCamera:
 
         With ``fit_canvas``, under barrel distortion its focal length shrinks just enough that the
         whole frame's view fits inside the canvas (no smeared corners); otherwise it is ``matrix``.
+        A cropped camera's canvas holds just what its crop sees, as large as the canvas allows.
         """
-        if not self.fit_canvas:
-            return self.matrix
-        focal = float(self.matrix[0, 0])
-        shrink = _canvas_scale(round(self.k1, 3), round(self.k2, 3), round(focal, 1))
         matrix = self.matrix.copy()
-        matrix[0, 0] *= shrink
-        matrix[1, 1] *= shrink
-        return matrix
+        if self.fit_canvas:
+            focal = float(self.matrix[0, 0])
+            matrix[:2, :2] *= _canvas_scale(round(self.k1, 3), round(self.k2, 3), round(focal, 1))
+        if self.view == (0.0, 0.0, 1.0):
+            return matrix
+        return _crop_fit(self.view, self.matrix, matrix, self.k1, self.k2) @ matrix
 
     def project_ideal(self, points: np.ndarray) -> np.ndarray:
         """Pinhole canvas pixels (N, 2) of table points (N, 3), before lens distortion."""
@@ -82,7 +88,9 @@ class SyntheticCamera:
         """Pixels (N, 2) of table points (N, 3) as the distorting lens images them."""
         canvas = self.canvas_matrix
         normalised = (self.project_ideal(points) - canvas[:2, 2]) / canvas[0, 0]
-        return distort_pixels(normalised * self.matrix[0, 0] + self.matrix[:2, 2], self.matrix, self.k1, self.k2)
+        whole = distort_pixels(normalised * self.matrix[0, 0] + self.matrix[:2, 2], self.matrix, self.k1, self.k2)
+        x, y, zoom = self.view
+        return (whole - [x, y]) * zoom
 
     def depth(self, points: np.ndarray) -> np.ndarray:
         """Distance along the view axis of table points (N, 3)."""
@@ -96,7 +104,7 @@ class SyntheticCamera:
         if self.k1 == 0.0 and self.k2 == 0.0:
             return ideal_image
         maps = _distortion_maps(round(self.k1, 3), round(self.k2, 3), round(float(self.matrix[0, 0]), 1),
-                                self.fit_canvas)
+                                self.fit_canvas, self.view)
         interpolation = cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR
         return cv2.remap(ideal_image, *maps, interpolation, borderMode=cv2.BORDER_REPLICATE)
 
@@ -131,14 +139,41 @@ def _canvas_scale(k1: float, k2: float, focal: float) -> float:
     return float(min(1.0, WIDTH / 2 / reach[:, 0].max(), HEIGHT / 2 / reach[:, 1].max()))
 
 
-@lru_cache(maxsize=32)
-def _distortion_maps(k1: float, k2: float, focal: float, fit_canvas: bool) -> tuple[np.ndarray, np.ndarray]:
-    """For every distorted output pixel, the canvas pixel it shows, as compact remap maps."""
-    xs, ys = np.meshgrid(np.arange(WIDTH, dtype=np.float32), np.arange(HEIGHT, dtype=np.float32))
-    dx, dy = (xs - WIDTH / 2) / focal, (ys - HEIGHT / 2) / focal
+def _unbent(dx: np.ndarray, dy: np.ndarray, k1: float, k2: float) -> np.ndarray:
+    """How much farther from the centre the pinhole sees what the lens shows at normalised (dx, dy)."""
     seen = np.hypot(dx, dy)
-    scale = np.where(seen > 0, _undistorted_radius(seen, k1, k2) / np.maximum(seen, 1e-9), 1.0)
-    canvas_focal = focal * (_canvas_scale(k1, k2, focal) if fit_canvas else 1.0)
-    map_x = (dx * scale * canvas_focal + WIDTH / 2).astype(np.float32)
-    map_y = (dy * scale * canvas_focal + HEIGHT / 2).astype(np.float32)
+    return np.where(seen > 0, _undistorted_radius(seen, k1, k2) / np.maximum(seen, 1e-9), 1.0)
+
+
+def _crop_fit(view: tuple[float, float, float], matrix: np.ndarray, canvas: np.ndarray, k1: float,
+              k2: float) -> np.ndarray:
+    """The 3x3 map from the whole view's canvas to a crop's: what the crop sees, centred and as
+    large as fits the canvas (just the crop's own pixels when the lens does not bend)."""
+    x, y, zoom = view
+    steps = np.linspace(0, 1, 33)
+    ring = np.concatenate([np.column_stack([steps, np.full_like(steps, side)]) for side in (0, 1)] +
+                          [np.column_stack([np.full_like(steps, side), steps]) for side in (0, 1)])
+    normalised = (ring * [WIDTH / zoom, HEIGHT / zoom] + [x, y] - matrix[:2, 2]) / matrix[0, 0]
+    seen = normalised * _unbent(normalised[:, 0], normalised[:, 1], k1, k2)[:, None] * canvas[0, 0] + canvas[:2, 2]
+    low, high = seen.min(axis=0), seen.max(axis=0)
+    edge = 0 if k1 == k2 == 0.0 else 2  # canvas pixels kept clear round a bent view, for the remap's blending
+    scale = min((WIDTH - 2 * edge) / (high[0] - low[0]), (HEIGHT - 2 * edge) / (high[1] - low[1]))
+    middle = (low + high) / 2
+    return np.array([[scale, 0, WIDTH / 2 - scale * middle[0]], [0, scale, HEIGHT / 2 - scale * middle[1]], [0, 0, 1]])
+
+
+@lru_cache(maxsize=32)
+def _distortion_maps(k1: float, k2: float, focal: float, fit_canvas: bool,
+                     view: tuple[float, float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """For every distorted output pixel, the canvas pixel it shows, as compact remap maps (``view``:
+    the crop (x, y, zoom) of the whole view the frame shows)."""
+    x, y, zoom = view
+    camera = SyntheticCamera(np.eye(3), np.zeros(3), np.array([[focal, 0, WIDTH / 2], [0, focal, HEIGHT / 2], [0, 0, 1]]),
+                             k1, k2, fit_canvas, view)
+    canvas = camera.canvas_matrix.tolist()  # Python floats: the maps are worked out in float32
+    xs, ys = np.meshgrid(np.arange(WIDTH, dtype=np.float32), np.arange(HEIGHT, dtype=np.float32))
+    dx, dy = (xs / zoom + x - WIDTH / 2) / focal, (ys / zoom + y - HEIGHT / 2) / focal
+    scale = _unbent(dx, dy, k1, k2)
+    map_x = (dx * scale * canvas[0][0] + canvas[0][2]).astype(np.float32)
+    map_y = (dy * scale * canvas[1][1] + canvas[1][2]).astype(np.float32)
     return cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)

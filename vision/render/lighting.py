@@ -115,7 +115,9 @@ def lamp_field(lamps: tuple[Lamp, ...], ambient: float, centre: np.ndarray, came
         distance = np.linalg.norm(points - source, axis=1)
         light += np.outer(lamp.power * (lamp.height_mm / distance) ** 3, lamp.cast)
     light /= light[-1].mean()
-    radius = np.hypot(pixels[:, 0] / WIDTH - 0.5, pixels[:, 1] / HEIGHT - 0.5) / np.hypot(0.5, 0.5)
+    x, y, zoom = camera.view  # the lens vignettes the whole view, of which a crop shows part
+    whole = pixels / zoom + [x, y]
+    radius = np.hypot(whole[:, 0] / WIDTH - 0.5, whole[:, 1] / HEIGHT - 0.5) / np.hypot(0.5, 0.5)
     light = light[:-1] * (1 - vignette * radius ** 2)[:, None]
     return cv2.resize(light.reshape(h, w, 3).astype(np.float32), (WIDTH, HEIGHT))
 

@@ -165,6 +165,14 @@ def make_camera(position: Position, conditions: Conditions) -> SyntheticCamera:
                                       conditions.fit_canvas)
 
 
+def through_crop(conditions: Conditions, zoom: float) -> Conditions:
+    """``conditions`` as a sensor crop ``zoom`` times larger than the whole view sees them: the
+    lens's blur and the motion streak grow with it, and so does the sensor noise (each frame pixel
+    then averages ``zoom`` squared times fewer sensor pixels)."""
+    return replace(conditions, blur=conditions.blur * zoom, noise=conditions.noise * zoom,
+                   motion_px=conditions.motion_px * zoom)
+
+
 @dataclass(frozen=True)
 class _Scene:
     """What one render needs besides the canvas."""
@@ -179,16 +187,20 @@ class _Scene:
 
 def render_position(position: Position, conditions: Conditions = Conditions(),
                     carried: Piece | None = None, camera: SyntheticCamera | None = None,
-                    hand_at: tuple[float, float] | None = None) -> tuple[np.ndarray, FrameTruth]:
+                    hand_at: tuple[float, float] | None = None,
+                    view: tuple[float, float, float] | None = None) -> tuple[np.ndarray, FrameTruth]:
     """The frame the camera sees of ``position`` and its ground truth.
 
     With ``conditions.hand`` a hand reaches over the hive (holding ``carried`` if given) to
-    the table point ``hand_at`` (mm), or to a random tile.
+    the table point ``hand_at`` (mm), or to a random tile. A ``view`` (x, y, zoom) takes the
+    frame through a crop of the sensor (``SyntheticCamera.cropped``, ``through_crop``).
     """
     layout_seed = conditions.seed if conditions.layout_seed is None else conditions.layout_seed
     rng, finish = np.random.default_rng(conditions.seed), np.random.default_rng([layout_seed, 1])
     shape, pitch = tile_shape(conditions), lattice_pitch(conditions)
     camera = camera or make_camera(position, conditions)
+    if view is not None:
+        camera, conditions = camera.cropped(*view), through_crop(conditions, view[2])
     prisms = lay_tiles(position, pitch, np.asarray(conditions.bump_mm), conditions.jitter, conditions.turn_deg,
                        conditions.shift_mm, layout_seed, conditions.gloss, conditions.wear)
     hive = _hive_centre(position, pitch) + np.asarray(conditions.bump_mm)

@@ -1,0 +1,99 @@
+"""Zooming in on a hive that looks small: which part of the camera's whole view to read.
+
+A Camera Module 3's sensor has 4608x2592 pixels; a 1280x720 frame of its whole view averages
+about 3.6x3.6 of them into each of its own. From far off or through the wide lens the tiles
+are then a dozen pixels apart and their creatures unreadable, though the sensor saw them
+three and a half times larger. A camera that can crop its sensor (``FrameSource.set_view``)
+is then set to show just the hive with room round it, up to ``MAX_ZOOM`` times larger. The
+view goes back to the whole table when a top comes near its edge (the hive grew or moved),
+or when it has shown no tile for a while (the game was cleared away).
+
+A ``View`` is a part of the whole view: the frame's pixel (0, 0) is the whole view's
+(``x``, ``y``), and the frame is ``zoom`` times larger.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rules.observation import Observation
+from vision.tile_size import observed_pitch
+
+WANTED_PITCH = 28.0  # pixels between tile centres that a zoom aims for (larger, the lens's blur would grow too)
+MAX_ZOOM = 3.0  # the sensor's own pixels bound it (4608 / 1280 = 3.6); a little less keeps the ISP sharp
+MIN_ZOOM = 1.3  # a smaller gain is not worth a new view (and a few frames to settle)
+MARGIN = 3.0  # pitches of table kept round the tops: room for the next tile and the hand laying it
+EDGE = 1.5  # a top this near the view's edge (in pitches) calls for the whole view again
+EMPTY_FRAMES = 10  # frames without a tile (and no hand) after which a zoomed view opens up again
+
+
+@dataclass(frozen=True)
+class View:
+    """A part of the camera's whole view: from (``x``, ``y``) (whole-view pixels), ``zoom`` times larger."""
+
+    x: float = 0.0
+    y: float = 0.0
+    zoom: float = 1.0
+
+    def near(self, other: "View") -> bool:
+        """Whether ``other`` is this view as a camera sets it (its crop rounded to sensor pixels)."""
+        return abs(self.x - other.x) < 1 and abs(self.y - other.y) < 1 and abs(self.zoom / other.zoom - 1) < 0.01
+
+    def whole(self, px: np.ndarray) -> np.ndarray:
+        """Whole-view pixels of this view's frame pixels ``px`` (N, 2)."""
+        return np.asarray(px, float) / self.zoom + [self.x, self.y]
+
+
+WHOLE = View()
+
+
+def view_for(tops: np.ndarray, pitch: float, size: tuple[int, int]) -> View:
+    """The view showing ``tops`` (whole-view pixels, ``pitch`` apart, in a whole view of ``size``
+    (width, height)) as large as their margin lets, but no larger than needed to see tiles
+    ``WANTED_PITCH`` apart; ``WHOLE`` if it would gain less than ``MIN_ZOOM``."""
+    width, height = size
+    low, high = tops.min(axis=0) - MARGIN * pitch, tops.max(axis=0) + MARGIN * pitch
+    zoom = min(MAX_ZOOM, WANTED_PITCH / pitch, width / (high[0] - low[0]), height / (high[1] - low[1]))
+    if zoom < MIN_ZOOM:
+        return WHOLE
+    middle = (low + high) / 2
+    x = float(np.clip(middle[0] - width / zoom / 2, 0, width - width / zoom))
+    y = float(np.clip(middle[1] - height / zoom / 2, 0, height - height / zoom))
+    return View(x, y, float(zoom))
+
+
+class Zoom:
+    """Which view to read next, from what the frames of the present view show."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        """``size``: the frames' (width, height)."""
+        self.size = size
+        self.view = WHOLE
+        self._empty = 0
+
+    def after(self, observation: Observation) -> View | None:
+        """The view to turn to (``self.view`` from now on) after a frame of the present view showed
+        ``observation``; None to stay."""
+        tops = np.array([tile.px for tile in observation.tiles if tile.px is not None]).reshape(-1, 2)
+        if observation.occluded:
+            return None  # a hand: wait until the view is clear
+        self._empty = 0 if len(tops) else self._empty + 1
+        if self.view != WHOLE:
+            turn = self._empty >= EMPTY_FRAMES or self._near_edge(tops, observation)
+            return self._turn(WHOLE) if turn else None
+        pitch = observed_pitch(observation)
+        view = WHOLE if pitch is None else view_for(tops, pitch, self.size)
+        return self._turn(view) if view != WHOLE else None
+
+    def _turn(self, view: View) -> View:
+        self.view, self._empty = view, 0
+        return view
+
+    def _near_edge(self, tops: np.ndarray, observation: Observation) -> bool:
+        pitch = observed_pitch(observation)
+        if not len(tops) or pitch is None:
+            return False
+        edge = EDGE * pitch
+        return bool(((tops < edge) | (tops > np.array(self.size) - edge)).any())
