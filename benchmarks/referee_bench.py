@@ -13,7 +13,8 @@ still (two moves between steady views). The camera is either
 - ``rendered`` (``rendered_camera``): every frame drawn at 1280x720 by ``vision.render``
   under one random camera pose and set of conditions per game, the moving piece carried
   by a hand, and read by ``vision.detect`` (with a ``SessionLight``, as ``hivecam serve``
-  runs it); films are lean (~0.1-0.2 s of CPU a frame). ``--lamp`` switches a lamp of
+  runs it) through the view a Pi camera turns to when the hive looks small (``vision.zoom``;
+  ``--whole-view``: always the whole view); films are lean (~0.1-0.2 s of CPU a frame). ``--lamp`` switches a lamp of
   random colour and brightness on halfway through each game. ``--world`` films each game in
   the wide physical world (``vision.render.world``), the art styles in turn (the blind ones
   included), the set enrolled first from one photo of the documented layout on that table

@@ -13,7 +13,7 @@ scatter; ``--photos 2``: and a second photo of the block turned half round, as t
 page asks) and then filmed on any table, and the style's sets of every look with the built-in
 profile; each frame is read through the view a Pi camera turns to (``vision.zoom``: a crop of
 its sensor, when the hive looks small in the whole view; its lens blur, motion streak and noise
-grow with the zoom), or the whole view with ``--whole-view``; training styles first, the blind styles (never trained or tuned on) last, and the
+grow with the zoom), or the whole view with ``--whole-view`` (the enrollment photos are whole views); training styles first, the blind styles (never trained or tuned on) last, and the
 worst enrolled style. ``exact_20px``: whole position on the frames whose tiles lie at least 20
 pixels apart (``vision.tile_size.READABLE_PITCH``: the live page tells the user to bring the camera
 nearer below that); ``readable``: the share of the frames without a hand whose tiles lie that far apart and whose every
