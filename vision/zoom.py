@@ -22,7 +22,7 @@ from rules.observation import Observation
 from vision.tile_size import observed_pitch
 
 WANTED_PITCH = 28.0  # pixels between tile centres that a zoom aims for (larger, the lens's blur would grow too)
-MAX_ZOOM = 3.0  # the sensor's own pixels bound it (4608 / 1280 = 3.6); a little less keeps the ISP sharp
+MAX_ZOOM = 3.0  # the sensor's own pixels bound it (4608 / 1280 = 3.6)
 MIN_ZOOM = 1.3  # a smaller gain is not worth a new view (and a few frames to settle)
 MARGIN = 3.0  # pitches of table kept round the tops: room for the next tile and the hand laying it
 EDGE = 1.5  # a top this near the view's edge (in pitches) calls for the whole view again
@@ -92,8 +92,13 @@ class Zoom:
         return view
 
     def _near_edge(self, tops: np.ndarray, observation: Observation) -> bool:
+        """Whether a top lies within EDGE pitches of a side of the view that the whole view
+        reaches beyond (at one of the whole view's own sides, opening up would show no more)."""
         pitch = observed_pitch(observation)
         if not len(tops) or pitch is None:
             return False
+        size, start = np.array(self.size, float), np.array([self.view.x, self.view.y])
+        room_before, room_after = start > 0.5, start + size / self.view.zoom < size - 0.5
         edge = EDGE * pitch
-        return bool(((tops < edge) | (tops > np.array(self.size) - edge)).any())
+        return bool(((tops < edge).any(axis=0) & room_before).any() or
+                    ((tops > size - edge).any(axis=0) & room_after).any())

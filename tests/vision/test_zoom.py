@@ -63,3 +63,13 @@ def test_the_zoom_holds_until_a_top_nears_the_edge_or_the_tiles_are_gone() -> No
     empty = Observation((), False)
     assert [zoom.after(empty) for _ in range(EMPTY_FRAMES)][-1] == WHOLE
     assert zoom.after(empty) is None
+
+
+def test_a_hive_at_the_whole_views_edge_keeps_its_zoom() -> None:
+    zoom = Zoom(SIZE)
+    view = zoom.after(_row((4.0, 360.0), 12.0))  # the hive at the whole view's left side
+    assert view is not None and view.x == 0.0
+    at_left = _row((10.0, 300.0), 12.0 * view.zoom)  # its tops by the zoomed view's left side: the whole view's
+    assert zoom.after(at_left) is None and zoom.view == view
+    at_right = _row((1280.0 - 3 * 28.0 - 10.0, 300.0), 28.0)  # by its right side: there is more to see there
+    assert zoom.after(at_right) == WHOLE
