@@ -35,7 +35,8 @@ ZOOM = 2  # them at least this far apart (the network finds centres and pitch re
 MAX_ZOOM = 3  # to 90 pixels a tile)
 LOOK_AGAIN_PITCH = 48.0  # pixels: tops found closer than this come from that second look. From 32 to 48 pixels it
 # finds tops the first look misses on busy tables and drops phantoms (nine training styles, 150 frames each, seeds
-# 1 and 2: frames newly right 28 and 25, newly wrong 13 and 11), for about 3 ms more a frame
+# 1 and 2: frames newly right 28 and 25, newly wrong 13 and 11), for about 3 ms more a frame. A lone top needs
+# SMALL_PITCH: its pitch is only its own guess, and a tile some 50 pixels wide doubled lies beyond the network's range
 FAINT_HEAT = 0.12  # where no top is found, patches this hot may be tiles too small to see: looked at ZOOM times as large
 TILE_CLASSES = slice(1, 5)  # white and black tops and sides: where tiles are
 
@@ -147,7 +148,8 @@ def peak_at(maps: TileMaps, centre: np.ndarray, pitch: float) -> Peak:
 def tile_tops(mapper: TileMapper, frame: np.ndarray, threshold: float = PEAK_THRESHOLD, hint: Hint | None = None
               ) -> tuple[TileMaps, list[Peak]]:
     """The frame's maps and its tile tops (centre heat at least ``threshold``). Where the tops lie
-    under LOOK_AGAIN_PITCH apart (far camera, wide lens, pocket tiles), or no top is found but some
+    under LOOK_AGAIN_PITCH apart (far camera, wide lens, pocket tiles; a lone top under
+    SMALL_PITCH), or no top is found but some
     patches look faintly like tiles (a hive only a dozen pixels a tile, too small for this scale),
     the tops come from another look at the tiles' region, ZOOM times as large or, for tops under
     half SMALL_PITCH apart, MAX_ZOOM times. Where nothing at all looks like a tile, the ``hint`` (if
@@ -199,7 +201,7 @@ def _looked(mapper: TileMapper, frame: np.ndarray, threshold: float, hint: Hint 
     nothing faintly like a tile and no ``hint``)."""
     maps = mapper.maps(frame)
     found = off_print(peaks(maps, threshold))
-    if found and median_pitch(found) >= LOOK_AGAIN_PITCH:
+    if found and median_pitch(found) >= (LOOK_AGAIN_PITCH if len(found) > 1 else SMALL_PITCH):
         return maps, found, _Look(maps)
     region = _tile_region(maps, found, frame.shape)
     look = None

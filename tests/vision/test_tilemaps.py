@@ -116,6 +116,17 @@ def test_tops_under_48_pixels_apart_come_from_a_second_look_twice_as_large(pitch
         assert sorted(tuple(np.round(p.centre)) for p in found) == [(600.0, 300.0), (660.0, 300.0)]
 
 
+@pytest.mark.parametrize("pitch_px, looks", [(40.0, 1), (24.0, 2)])
+def test_a_lone_top_gets_a_second_look_only_under_32_pixels(pitch_px: float, looks: int) -> None:
+    """A lone top's pitch is only its own guess: the first tile of a game, some 53 pixels wide but
+    guessed 44, came out of a look twice as large (beyond the map's range) as three tops."""
+    mapper = _FixedMapper(raw_maps([(600.0, 300.0, True)], pitch_px=pitch_px))
+    _, found = tile_tops(mapper, np.zeros(FRAME, np.uint8))
+    assert len(mapper.looks) == looks
+    if looks == 1:
+        assert [tuple(np.round(p.centre)) for p in found] == [(600.0, 300.0)]
+
+
 def test_faint_heat_with_no_top_gets_a_second_look_and_an_empty_table_does_not() -> None:
     """No patch hot enough for a top, but a few faintly hot ones (a hive too small for this scale): the
     region round them is looked at again, twice as large; with nothing faint either, no second look."""
