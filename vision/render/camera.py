@@ -127,13 +127,18 @@ def _undistorted_radius(seen: np.ndarray, k1: float, k2: float) -> np.ndarray:
     return radius
 
 
+def _square_border(low: float, count: int) -> np.ndarray:
+    """Points (4 * count, 2) along the four sides of the square from (``low``, ``low``) to (1, 1),
+    ``count`` a side."""
+    steps = np.linspace(low, 1, count)
+    return np.concatenate([np.column_stack([steps, np.full_like(steps, side)]) for side in (low, 1)] +
+                          [np.column_stack([np.full_like(steps, side), steps]) for side in (low, 1)])
+
+
 @lru_cache(maxsize=64)
 def _canvas_scale(k1: float, k2: float, focal: float) -> float:
     """How much to shrink the canvas focal length so the whole frame's border fits inside it (1 when it does)."""
-    steps = np.linspace(-1, 1, 257)
-    border = np.concatenate([np.column_stack([steps, np.full_like(steps, side)]) for side in (-1, 1)] +
-                            [np.column_stack([np.full_like(steps, side), steps]) for side in (-1, 1)])
-    seen = border * [WIDTH / 2 / focal, HEIGHT / 2 / focal]
+    seen = _square_border(-1.0, 257) * [WIDTH / 2 / focal, HEIGHT / 2 / focal]
     radius = np.hypot(seen[:, 0], seen[:, 1])
     reach = np.abs(seen) * (_undistorted_radius(radius, k1, k2) / radius)[:, None] * focal
     return float(min(1.0, WIDTH / 2 / reach[:, 0].max(), HEIGHT / 2 / reach[:, 1].max()))
@@ -150,10 +155,7 @@ def _crop_fit(view: tuple[float, float, float], matrix: np.ndarray, canvas: np.n
     """The 3x3 map from the whole view's canvas to a crop's: what the crop sees, centred and as
     large as fits the canvas (just the crop's own pixels when the lens does not bend)."""
     x, y, zoom = view
-    steps = np.linspace(0, 1, 33)
-    ring = np.concatenate([np.column_stack([steps, np.full_like(steps, side)]) for side in (0, 1)] +
-                          [np.column_stack([np.full_like(steps, side), steps]) for side in (0, 1)])
-    normalised = (ring * [WIDTH / zoom, HEIGHT / zoom] + [x, y] - matrix[:2, 2]) / matrix[0, 0]
+    normalised = (_square_border(0.0, 33) * [WIDTH / zoom, HEIGHT / zoom] + [x, y] - matrix[:2, 2]) / matrix[0, 0]
     seen = normalised * _unbent(normalised[:, 0], normalised[:, 1], k1, k2)[:, None] * canvas[0, 0] + canvas[:2, 2]
     low, high = seen.min(axis=0), seen.max(axis=0)
     edge = 0 if k1 == k2 == 0.0 else 2  # canvas pixels kept clear round a bent view, for the remap's blending
