@@ -211,14 +211,15 @@ class LiveLoop:
 
     def _watch_view(self, observation: Observation, shape: tuple[int, ...]) -> None:
         """Ask the source for a larger view of a hive that looks small, or for the whole view
-        again (``vision.zoom.Zoom``); a source that cannot crop is not asked again."""
+        again (``vision.zoom.Zoom``). An open source that refuses cannot crop and is not asked
+        again; a camera unplugged just then is asked afresh once it is back (at its whole view)."""
         if not self._zoomable:
             return
         if self._zoom is None:
             self._zoom = Zoom((shape[1], shape[0]))
         view = self._zoom.after(observation)
         if view is not None and not self.source.set_view(view):
-            self._zoom, self._zoomable = None, False
+            self._zoom, self._zoomable = None, not self.source.is_open
 
     def _watch_size(self, observation: Observation) -> None:
         """Warn while the tiles look too small to read reliably (the median spacing over the

@@ -327,3 +327,30 @@ def test_a_hive_that_looks_small_is_zoomed_on_and_the_recogniser_starts_afresh()
     (shown, at), = told
     assert shown.near(view) and at == first  # the recogniser was told of the new view before its first frame
     assert any(f"zoomed {WANTED_PITCH / 15.0:.1f}x on the hive" in message for message in service.messages)
+
+
+class UnpluggedWhenAsked(CroppingCamera):
+    """A cropping camera found unplugged at the very moment the first view is asked for."""
+
+    def set_view(self, view: View) -> bool:
+        if not self.asked and self.view == WHOLE:
+            self.asked.append((view, -1))
+            self.close()  # as the camera thread does when a read fails
+            return False
+        return super().set_view(view)
+
+
+def test_a_camera_unplugged_as_a_view_is_asked_for_is_zoomed_once_back():
+    service, seen = Service(), []
+    camera = UnpluggedWhenAsked(seen).open()
+
+    def recognise(frame: np.ndarray, timestamp: float) -> Observation:
+        time.sleep(0.005)
+        seen.append(bool(frame[0, 0, 0]))
+        tops = tuple(TileSighting(q, 0, Colour.WHITE, Bug.ANT, px=(600 + 15.0 * q, 360.0)) for q in range(3))
+        return Observation(tops, False, timestamp)
+
+    loop = LiveLoop(camera, recognise, service).start()
+    wait_for(lambda: True in seen, 5, "zoomed frames after the camera came back")
+    loop.stop()
+    assert camera.asked[0][1] == -1 and len(camera.asked) == 2  # refused while unplugged, asked again once back
