@@ -29,6 +29,10 @@ TILE_THICKNESS_PITCH = 0.31  # tile thickness / centre spacing (12 / 38.8 standa
 PERSPECTIVE_TILES = 6  # with fewer tiles, the fit is affine and the camera taken to face the table
 STEP_FIT = 0.3  # pitches: a neighbour offset this near a lattice step steers the steps' fit (all did: nine training
 # styles, 150 frames each, seeds 1 and 2, tops missed 272 -> 253 and 262 -> 242, misread 462 -> 410 and 442 -> 385)
+CLOSER_SHARE = 0.9  # tops whose usual spacing is under this share of the pitch guessed are placed at their spacing
+SPACED_TOPS = 4  # ... if at least this many tops have a nearest neighbour (a blurred small tile looks larger: its
+# guessed pitch ran up to 1.6 times its spacing, and with neighbours then sought that far the lattice took every second
+# neighbour's offset for a step)
 ASSUMED_HFOV_DEG = 66.0  # without intrinsics: Raspberry Pi Camera Module 3, principal point at the centre
 
 
@@ -148,11 +152,25 @@ def _neighbour_pairs(centres: np.ndarray, pitch: float) -> tuple[np.ndarray, np.
     return np.column_stack([i, j]), diff[i, j]
 
 
+def _spacing(centres: np.ndarray, pitch_guess: float) -> float:
+    """The pitch to seek neighbours at: the tops' median distance to their nearest neighbour where
+    SPACED_TOPS or more have one (over 0.4 guesses away: not a stack's own lift) and it is under
+    CLOSER_SHARE of ``pitch_guess``; else the guess (a loose hive's tops lie farther apart than a pitch)."""
+    distance = np.linalg.norm(centres[None, :, :] - centres[:, None, :], axis=2)
+    distance[distance <= 0.4 * pitch_guess] = np.inf
+    nearest = distance.min(axis=1) if len(centres) > 1 else np.array([])
+    nearest = nearest[nearest < 1.45 * pitch_guess]
+    if len(nearest) < SPACED_TOPS:
+        return pitch_guess
+    spacing = float(np.median(nearest))
+    return spacing if spacing < CLOSER_SHARE * pitch_guess else pitch_guess
+
+
 def _affine_basis(centres: np.ndarray, pitch_guess: float, angle: float) -> np.ndarray:
     """Pixel steps (2, 2) for east and south-east, fitted to the neighbour offsets that lie within
     STEP_FIT pitches of a step (with none, turned by ``angle``): a stack top's offset to its
     neighbours (it lies nearer the camera) is no step, and fitted in it can shear the lattice."""
-    _, offsets = _neighbour_pairs(centres, pitch_guess)
+    _, offsets = _neighbour_pairs(centres, _spacing(centres, pitch_guess))
     if len(offsets) == 0:
         pitch = pitch_guess
     else:

@@ -90,6 +90,31 @@ def test_stack_tops_do_not_shear_the_lattice_fitted_to_a_tilted_hive(pitch_guess
     assert np.allclose(steps, [32.0, 36.6, 38.5], rtol=0.12)
 
 
+@pytest.mark.parametrize("guess", [15.0, 20.5, 24.0])
+def test_tops_placed_at_their_own_spacing_when_their_pitch_is_guessed_too_large(guess: float) -> None:
+    """Small blurred tiles, 15 pixels apart, whose pitch the tile map guessed up to 1.6 times too
+    large: sought that far, every second neighbour (26 pixels off) counted as a step too."""
+    cells = [(q, r) for r in range(-2, 3) for q in range(-2, 3) if abs(q + r) <= 2]
+    angle = np.radians(12)
+    plane = np.array([[q + r / 2, r * np.sqrt(3) / 2] for q, r in cells]) * 15.0
+    pixels = plane @ np.array([[np.cos(angle), np.sin(angle)], [-np.sin(angle), np.cos(angle)]]) + [640, 360]
+    lattice, found = fit_lattice(pixels, guess, (1280, 720))
+    assert len(set(found)) == len(cells)
+    for i, a in enumerate(cells):
+        for j, b in enumerate(cells):
+            assert distance(found[i], found[j]) == distance(a, b)
+    assert lattice.pitch(found[0]) == pytest.approx(15.0, rel=0.02)
+
+
+def test_a_loose_hive_keeps_its_guessed_pitch() -> None:
+    """Tops two pitches apart each (a scatter): their spacing is no pitch."""
+    cells = [(2 * q, 2 * r) for q in range(3) for r in range(2)]
+    pixels = np.array([[q + r / 2, r * np.sqrt(3) / 2] for q, r in cells]) * 30.0 + [400, 300]
+    lattice, found = fit_lattice(pixels, 30.0, (1280, 720))
+    assert all(distance(a, b) == distance(found[i], found[j]) for i, a in enumerate(cells) for j, b in enumerate(cells))
+    assert lattice.pitch(found[0]) == pytest.approx(30.0, rel=0.02)
+
+
 def test_hex_round_picks_the_nearest_cell() -> None:
     # (-0.6, 0.3) lies 0.52 pitch from (0, 0) and 0.61 from (-1, 0) and (-1, 1)
     fractional = np.array([[0.4, 0.4], [0.1, -0.45], [1.49, 0.02], [-0.6, 0.3], [-0.7, 0.6]])
