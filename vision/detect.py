@@ -170,7 +170,7 @@ class Detector:
             q, r = tile.cell
             sightings.append(TileSighting(q, r, colour, bug, confidence, tile.level,
                                           (float(tile.centre[0]), float(tile.centre[1]))))
-        occluded = occluder_near_hive(located, moved)
+        occluded = occluder_near_hive(located, moved & ~self.motion.left())
         pitch = pitch_px(located)
         if located.tiles:
             self._pitch = pitch
@@ -275,8 +275,9 @@ def doubtful(weights: np.ndarray) -> np.ndarray:
 def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:
     """True if a hand at least half a tile big lies within reach of the hive, or an object at least
     two tiles big over it (or, with no tile seen, if either is in view at all). A hand must have
-    moved since the last frame (``moved``: map cells) somewhere: what looks like skin but lies
-    still is the table."""
+    moved since the last frame (``moved``: map cells, less those that only look again as they did
+    before a hand passed) somewhere: what looks like skin but lies still is the table, and so is
+    a skin-coloured print a hand has just left."""
     classes = located.maps.classes
     pitch = pitch_px(located) / STRIDE if located.tiles else 0.0
     hand = touching(_at_least(classes[HAND] > 0.5, HAND_WIDTH * pitch), moved)

@@ -1,4 +1,5 @@
-"""What moved since the previous frame: a hand over the hive moves; a table that looks like skin does not."""
+"""What moved since the previous frame: a hand over the hive moves; a table that looks like skin does not,
+and where a hand has just gone the table looks again as it did before the hand came."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from vision.tilemaps import STRIDE, Peak, cell_of, disc_window
 
 MOTION_LEVEL = 10  # grey levels: a map cell whose mean brightness changed more than this has moved
 SPOT_REACH = 0.35  # pitches round a top's centre whose cells make its spot
+STILL_FRAMES = 2  # frames in a row a cell must keep still to count as seen still (a sleeve can keep still for one)
 SAME_SHARE = 0.8  # share of a spot's cells that must look as they did for the spot to look unchanged
 
 
@@ -17,6 +19,9 @@ class MotionMap:
 
     def __init__(self) -> None:
         self._colour: np.ndarray | None = None
+        self._still: np.ndarray | None = None  # each cell's colour when it last kept still for STILL_FRAMES
+        self._calm = np.zeros((0, 0), int)  # frames each cell has kept still
+        self._left = np.zeros((0, 0), bool)
 
     @property
     def colour(self) -> np.ndarray | None:
@@ -28,8 +33,22 @@ class MotionMap:
         last = self._colour
         self._colour = cv2.resize(frame, (shape[1], shape[0]), interpolation=cv2.INTER_AREA)
         if last is None or last.shape != self._colour.shape:
+            self._still = np.full(self._colour.shape, np.nan)
+            self._calm, self._left = np.zeros(shape, int), np.zeros(shape, bool)
             return np.ones(shape, bool)
-        return np.abs(_grey(self._colour) - _grey(last)) > MOTION_LEVEL
+        moved = np.abs(_grey(self._colour) - _grey(last)) > MOTION_LEVEL
+        assert self._still is not None
+        self._left = moved & (np.abs(self._colour - self._still).max(axis=2) <= MOTION_LEVEL)
+        self._calm = np.where(moved, 0, self._calm + 1)
+        still = self._calm >= STILL_FRAMES
+        self._still[still] = self._colour[still]
+        return moved
+
+    def left(self) -> np.ndarray:
+        """(rows, cols) bool: the cells the last ``moved`` found moved only to look again as they
+        did when they last kept still (STILL_FRAMES frames in a row): what passed over them (a
+        hand) has gone."""
+        return self._left
 
 
 def _grey(colour: np.ndarray) -> np.ndarray:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from tests.vision.test_detect import POSITION
@@ -39,3 +40,33 @@ def test_a_hand_moving_over_the_hive_is_flagged_and_a_still_table_is_not() -> No
     still, _ = render_position(POSITION, Conditions(seed=3, height_mm=600))
     detector.detect(still)
     assert not detector.detect(still).occluded
+
+
+def test_cells_back_as_they_last_kept_still_are_left_not_moving() -> None:
+    motion = MotionMap()
+    table = np.full((720, 1280, 3), 100, np.uint8)
+    for _ in range(3):
+        motion.moved(table, (90, 160))
+    sleeve, gone = table.copy(), table.copy()
+    sleeve[80:160, 240:320] = 30  # map cells 10-19 down, 30-39 across
+    gone[80:160, 320:400] = 200  # a tile laid beside it
+    assert motion.moved(sleeve, (90, 160))[10:20, 30:40].all() and not motion.left().any()
+    motion.moved(sleeve, (90, 160))  # the sleeve keeps still for one frame: not long enough to be the table's look
+    moved = motion.moved(gone, (90, 160))
+    assert moved[10:20, 30:50].all()
+    assert motion.left()[10:20, 30:40].all() and not motion.left()[10:20, 40:50].any()
+
+
+def test_a_skin_coloured_print_a_hand_has_just_left_is_no_hand() -> None:
+    """A print the tile map takes for skin changes where a hand's arm passed over it: once the
+    hand has gone it looks again as it did before, and the board is not taken for hidden."""
+    still, _ = render_position(POSITION, Conditions(seed=3, height_mm=600))
+    hand, _ = render_position(POSITION, Conditions(hand=True, seed=3, height_mm=600), hand_at=(60.0, 0.0))
+    printed = still.copy()
+    cv2.ellipse(printed, (330, 300), (150, 80), 0, 0, 360, (150, 165, 215), -1)  # pink, beside the hive
+    passing = np.where((np.abs(hand.astype(int) - still).max(axis=2) > 40)[..., None], hand, printed)
+    detector = Detector()
+    for _ in range(3):
+        detector.detect(printed)
+    assert detector.detect(passing).occluded
+    assert not detector.detect(printed).occluded
