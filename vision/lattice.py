@@ -29,10 +29,12 @@ TILE_THICKNESS_PITCH = 0.31  # tile thickness / centre spacing (12 / 38.8 standa
 PERSPECTIVE_TILES = 6  # with fewer tiles, the fit is affine and the camera taken to face the table
 STEP_FIT = 0.3  # pitches: a neighbour offset this near a lattice step steers the steps' fit (all did: nine training
 # styles, 150 frames each, seeds 1 and 2, tops missed 272 -> 253 and 262 -> 242, misread 462 -> 410 and 442 -> 385)
+NEIGHBOUR_REACH = 1.45  # pitches: two centres at most this far apart (and over 0.6 pitches) are neighbours
 CLOSER_SHARE = 0.9  # tops whose usual spacing is under this share of the pitch guessed are placed at their spacing
 SPACED_TOPS = 4  # ... if at least this many tops have a nearest neighbour (a blurred small tile looks larger: its
 # guessed pitch ran up to 1.6 times its spacing, and with neighbours then sought that far the lattice took every second
 # neighbour's offset for a step)
+NEAREST_FLOOR = 0.4  # guessed pitches: a top nearer another than this is no neighbour of it (a stack's own lift)
 ASSUMED_HFOV_DEG = 66.0  # without intrinsics: Raspberry Pi Camera Module 3, principal point at the centre
 
 
@@ -148,18 +150,19 @@ def refit_flat(lattice: Lattice, centres: np.ndarray, cells: list[Hex], frame_si
 def _neighbour_pairs(centres: np.ndarray, pitch: float) -> tuple[np.ndarray, np.ndarray]:
     diff = centres[None, :, :] - centres[:, None, :]
     dist = np.linalg.norm(diff, axis=2)
-    i, j = np.nonzero((dist > 0.6 * pitch) & (dist < 1.45 * pitch))
+    i, j = np.nonzero((dist > 0.6 * pitch) & (dist < NEIGHBOUR_REACH * pitch))
     return np.column_stack([i, j]), diff[i, j]
 
 
 def _spacing(centres: np.ndarray, pitch_guess: float) -> float:
-    """The pitch to seek neighbours at: the tops' median distance to their nearest neighbour where
-    SPACED_TOPS or more have one (over 0.4 guesses away: not a stack's own lift) and it is under
-    CLOSER_SHARE of ``pitch_guess``; else the guess (a loose hive's tops lie farther apart than a pitch)."""
+    """The pitch to seek neighbours at: the tops' median distance to their nearest neighbour (the
+    nearest other top over NEAREST_FLOOR and under NEIGHBOUR_REACH guesses away) where SPACED_TOPS
+    or more have one and it is under CLOSER_SHARE of ``pitch_guess``; else the guess (a loose hive's
+    tops lie farther apart than a pitch)."""
     distance = np.linalg.norm(centres[None, :, :] - centres[:, None, :], axis=2)
-    distance[distance <= 0.4 * pitch_guess] = np.inf
-    nearest = distance.min(axis=1) if len(centres) > 1 else np.array([])
-    nearest = nearest[nearest < 1.45 * pitch_guess]
+    distance[distance <= NEAREST_FLOOR * pitch_guess] = np.inf
+    nearest = distance.min(axis=1)
+    nearest = nearest[nearest < NEIGHBOUR_REACH * pitch_guess]
     if len(nearest) < SPACED_TOPS:
         return pitch_guess
     spacing = float(np.median(nearest))
