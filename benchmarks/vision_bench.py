@@ -67,7 +67,7 @@ from vision.render.scene import (Conditions, FrameTruth, Position, random_condit
                                  render_position)
 from vision.training.styles import BLIND_STYLES, TRAINING_STYLES  # noqa: E402
 from vision.render.world import random_world  # noqa: E402
-from vision.zoom import WHOLE, Zoom  # noqa: E402
+from vision.zoom import LOST_SHARE, WHOLE, Zoom  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "valid-moves" / \
     "Board_ValidMovesFromRealGamesTest.csv"
@@ -130,12 +130,20 @@ def _first_look(detector: Detector, position: Position, conditions: Conditions,
                 zoom: bool) -> tuple[np.ndarray | None, FrameTruth | None, tuple[float, float, float] | None]:
     """With ``zoom``, the part of the whole view (x, y, zoom) a camera that crops its sensor reads
     this frame through (``vision.zoom``: picked from the whole view without the hand, as the frames
-    before the hand came showed it; None for the whole view), and that whole view's frame and truth
-    if they are the frame to score (no hand, no zoom). The detector is then told of the view."""
+    before the hand came showed it; None for the whole view, also where the crop shows under
+    ``LOST_SHARE`` of the whole view's tops: the camera gives such a zoom up after a few frames),
+    and that whole view's frame and truth if they are the frame to score (no hand, no zoom). The
+    detector is then told of the view."""
     if not zoom:
         return None, None, None
     frame, truth = render_position(position, replace(conditions, hand=False))
-    view = Zoom((frame.shape[1], frame.shape[0])).after(detector.detect(frame))
+    seen = detector.detect(frame)
+    view = Zoom((frame.shape[1], frame.shape[0])).after(seen)
+    if view is not None:
+        detector.look_through(view)
+        cropped, _ = render_position(position, replace(conditions, hand=False), view=(view.x, view.y, view.zoom))
+        if len(detector.detect(cropped).tiles) < LOST_SHARE * len(seen.tiles):
+            view = None
     detector.look_through(view or WHOLE)
     if view is not None:
         return None, None, (view.x, view.y, view.zoom)

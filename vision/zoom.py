@@ -6,7 +6,8 @@ are then a dozen pixels apart and their creatures unreadable, though the sensor 
 three and a half times larger. A camera that can crop its sensor (``FrameSource.set_view``)
 is then set to show just the hive with room round it, up to ``MAX_ZOOM`` times larger. The
 view goes back to the whole table when a top comes near its edge (the hive grew or moved),
-or when it has shown no tile for a while (the game was cleared away).
+when it has shown no tile for a while (the game was cleared away), or when it keeps showing
+far fewer tops than the whole view did (a blurred lens: the crop reads worse).
 
 A ``View`` is a part of the whole view: the frame's pixel (0, 0) is the whole view's
 (``x``, ``y``), and the frame is ``zoom`` times larger.
@@ -27,6 +28,10 @@ MIN_ZOOM = 1.3  # a smaller gain is not worth a new view (and a few frames to se
 MARGIN = 3.0  # pitches of table kept round the tops: room for the next tile and the hand laying it
 EDGE = 1.5  # a top this near the view's edge (in pitches) calls for the whole view again
 EMPTY_FRAMES = 10  # frames without a tile (and no hand) after which a zoomed view opens up again
+LOST_SHARE = 0.5  # a zoomed view showing fewer tops than this share of those the whole view showed ...
+LOST_FRAMES = 10  # ... for this many frames in a row (no hand) reads worse than the whole view: the lens's blur,
+# grown with the zoom, outweighs the gain (a-var, seed 1: 1 top of 17 through a 2.4x crop). It opens up again, and
+# zooms again only once the whole view shows more tops than it did then
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,9 @@ class Zoom:
         self.size = size
         self.view = WHOLE
         self._empty = 0
+        self._whole_tops = 0  # the tops the whole view showed when it last turned to a zoomed one
+        self._worse = 0  # zoomed frames in a row showing under LOST_SHARE of them
+        self._given_up: int | None = None  # the whole view's tops when a zoom that read worse was given up
 
     def after(self, observation: Observation) -> View | None:
         """The view to turn to (``self.view`` from now on) after a frame of the present view showed
@@ -81,14 +89,29 @@ class Zoom:
             return None  # a hand: wait until the view is clear
         self._empty = 0 if len(tops) else self._empty + 1
         if self.view != WHOLE:
-            turn = self._empty >= EMPTY_FRAMES or self._near_edge(tops, observation)
-            return self._turn(WHOLE) if turn else None
+            return self._zoomed_after(tops, observation)
+        if self._given_up is not None and len(tops) <= self._given_up:
+            return None
         pitch = observed_pitch(observation)
         view = WHOLE if pitch is None else view_for(tops, pitch, self.size)
-        return self._turn(view) if view != WHOLE else None
+        if view == WHOLE:
+            return None
+        self._whole_tops, self._given_up = len(tops), None
+        return self._turn(view)
+
+    def _zoomed_after(self, tops: np.ndarray, observation: Observation) -> View | None:
+        """Back to the whole view when the tiles are gone, a top nears the edge, or the zoomed view
+        has shown far fewer tops than the whole view did for LOST_FRAMES frames (given up until
+        the whole view shows more); else None."""
+        self._worse = self._worse + 1 if len(tops) < LOST_SHARE * self._whole_tops else 0
+        if self._worse >= LOST_FRAMES:
+            self._given_up = self._whole_tops
+            return self._turn(WHOLE)
+        turn = self._empty >= EMPTY_FRAMES or self._near_edge(tops, observation)
+        return self._turn(WHOLE) if turn else None
 
     def _turn(self, view: View) -> View:
-        self.view, self._empty = view, 0
+        self.view, self._empty, self._worse = view, 0, 0
         return view
 
     def _near_edge(self, tops: np.ndarray, observation: Observation) -> bool:

@@ -7,7 +7,8 @@ import pytest
 
 from rules.observation import Observation, TileSighting
 from rules.pieces import Bug, Colour
-from vision.zoom import EDGE, EMPTY_FRAMES, MARGIN, MAX_ZOOM, WANTED_PITCH, WHOLE, View, Zoom, view_for
+from vision.zoom import (EDGE, EMPTY_FRAMES, LOST_FRAMES, MARGIN, MAX_ZOOM, WANTED_PITCH, WHOLE, View, Zoom,
+                         view_for)
 
 SIZE = (1280, 720)
 
@@ -73,3 +74,22 @@ def test_a_hive_at_the_whole_views_edge_keeps_its_zoom() -> None:
     assert zoom.after(at_left) is None and zoom.view == view
     at_right = _row((1280.0 - 3 * 28.0 - 10.0, 300.0), 28.0)  # by its right side: there is more to see there
     assert zoom.after(at_right) == WHOLE
+
+
+def test_a_zoom_that_shows_far_fewer_tops_is_given_up_until_the_hive_grows() -> None:
+    zoom = Zoom(SIZE)
+    view = zoom.after(_row((600.0, 360.0), 12.0, count=6))
+    assert view is not None
+    for _ in range(LOST_FRAMES - 1):  # a blurred crop: two of the six tops found
+        assert zoom.after(_row((500.0, 300.0), 28.0, count=2)) is None
+    assert zoom.after(_row((500.0, 300.0), 28.0, count=2, occluded=True)) is None  # a hand proves nothing
+    assert zoom.after(_row((500.0, 300.0), 28.0, count=2)) == WHOLE
+    assert zoom.after(_row((600.0, 360.0), 12.0, count=6)) is None  # the same hive: not again
+    assert zoom.after(_row((600.0, 360.0), 12.0, count=7)) is not None  # a tile more: worth another look
+
+
+def test_a_zoom_that_finds_the_tops_is_kept() -> None:
+    zoom = Zoom(SIZE)
+    assert zoom.after(_row((600.0, 360.0), 12.0, count=6)) is not None
+    for _ in range(3 * LOST_FRAMES):
+        assert zoom.after(_row((500.0, 300.0), 28.0, count=5)) is None
