@@ -132,22 +132,24 @@ def _first_look(detector: Detector, position: Position, conditions: Conditions,
     this frame through (``vision.zoom``: picked from the whole view without the hand, as the frames
     before the hand came showed it; None for the whole view, also where the crop shows under
     ``LOST_SHARE`` of the whole view's tops: the camera gives such a zoom up after a few frames),
-    and that whole view's frame and truth if they are the frame to score (no hand, no zoom). The
-    detector is then told of the view."""
+    and the frame and truth of that view without the hand if they are the frame to score (no
+    hand). The detector is then told of the view."""
     if not zoom:
         return None, None, None
-    frame, truth = render_position(position, replace(conditions, hand=False))
+    bare = replace(conditions, hand=False)
+    frame, truth = render_position(position, bare)
     seen = detector.detect(frame)
     view = Zoom((frame.shape[1], frame.shape[0])).after(seen)
     if view is not None:
         detector.look_through(view)
-        cropped, _ = render_position(position, replace(conditions, hand=False), view=(view.x, view.y, view.zoom))
+        cropped, cropped_truth = render_position(position, bare, view=(view.x, view.y, view.zoom))
         if len(detector.detect(cropped).tiles) < LOST_SHARE * len(seen.tiles):
             view = None
+        else:
+            frame, truth = cropped, cropped_truth
     detector.look_through(view or WHOLE)
-    if view is not None:
-        return None, None, (view.x, view.y, view.zoom)
-    return (None, None, None) if conditions.hand else (frame, truth, None)
+    shown = None if view is None else (view.x, view.y, view.zoom)
+    return (None, None, shown) if conditions.hand else (frame, truth, shown)
 
 
 def run_section(detector: Detector, positions: list[Position], frames: int, seed: int,
@@ -171,7 +173,7 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
             detector.detect(render_position(position, replace(conditions, hand=False))[0])
             conditions = replace(conditions, cast=random_lamp(rng), seed=conditions.seed + 1)
         frame, truth, view = _first_look(detector, position, conditions, zoom and bool(world))
-        if view is not None or frame is None:
+        if frame is None:
             frame, truth = render_position(position, conditions, carried=carried, view=view)
         start = time.perf_counter()
         observation = detector.detect(frame)
