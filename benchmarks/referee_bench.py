@@ -438,6 +438,7 @@ class GameResult:
     enrollment_failed: str = ""
     nearer: bool = False  # filmed from a camera brought nearer, as enrollment asked
     views: int = 0  # times the camera turned to another view (``vision.zoom``)
+    darker: int = 0  # darker frames taken to read tops under glare (``vision.glare``)
     frames: int = 0
     render_seconds: float = 0.0
     detect_seconds: float = 0.0
@@ -483,6 +484,7 @@ def play_game(index: int, path: Path, options: Options) -> GameResult:
         result.frames, result.raised, result.cut = stats.frames, stats.raised, stats.cut
         result.render_seconds, result.detect_seconds = stats.render_seconds, stats.detect_seconds
         result.enrollment_failed, result.nearer, result.views = stats.enrollment_failed, stats.nearer, stats.views
+        result.darker = stats.darker
     result.style = style or ""
     result.seconds = time.perf_counter() - started
     return result
@@ -557,7 +559,9 @@ def report(results: list[GameResult], args: argparse.Namespace, seconds: float) 
               f"{1000 * sum(r.detect_seconds for r in results) / frames:.1f} ms; camera raised to see the "
               f"whole hive in {sum(r.raised for r in results)} films, hive cut off in {sum(r.cut for r in results)}; "
               f"camera brought nearer as enrollment asked in {sum(r.nearer for r in results)} games; the view "
-              f"turned (zoom) {sum(r.views for r in results)} times in {sum(r.views > 0 for r in results)} games")
+              f"turned (zoom) {sum(r.views for r in results)} times in {sum(r.views > 0 for r in results)} games; "
+              f"darker frames taken for tops under glare: {sum(r.darker for r in results)} in "
+              f"{sum(r.darker > 0 for r in results)} games")
     peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     print(f"peak RSS of one process: {peak / 1024:.0f} MB")
     if args.world:

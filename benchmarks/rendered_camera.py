@@ -14,7 +14,9 @@ same table, as a user would (taken again nearer if hivecam finds its tiles too s
 then filmed from there; the built-in profile if that enrollment fails). As a Pi camera does,
 it turns to a larger view of a hive that looks small (``vision.zoom``: a crop of its sensor,
 whose lens blur, motion streak and noise grow with the zoom), the detector starting afresh on
-each new view, unless made with ``zoom`` off.
+each new view, unless made with ``zoom`` off; and where tops lie under glare it takes one darker
+frame of the still view when the detector wants one (``vision.glare.DarkerLook``) and it reads them from it (the
+frames a real camera passes over while its exposure changes are not drawn).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from calibration.layout import DEFAULT_LAYOUT
 from rules.referee.synthetic import Shot
 from vision.profile import CreatureProfile, default_profile, demo_profile
 from vision.detect import Detector
+from vision.glare import DARKER
 from vision.render.camera import HEIGHT, WIDTH, SyntheticCamera
 from vision.render.game import start_point
 from vision.render.photos import enrolled_as_told
@@ -68,6 +71,7 @@ class FrameStats:
     enrollment_failed: str = ""  # wide world: why the set's enrollment failed (the built-in profile was used)
     nearer: bool = False  # wide world: the camera was brought nearer, as enrollment asked, and filmed from there
     views: int = 0  # times the camera turned to another view (``vision.zoom``)
+    darker: int = 0  # darker frames taken to read tops under glare (``vision.glare``)
 
 
 @dataclass(frozen=True)
@@ -149,6 +153,11 @@ class RenderedCamera:
             detect_start = time.perf_counter()
             observation = self.detector.detect(frame, shot.timestamp)
             done = time.perf_counter()
+            if not shot.occluded and self.detector.wants_darker():
+                dark = render_position(_copy(shot.stacks), replace(conditions, exposure=DARKER), camera=camera,
+                                       view=crop)[0]
+                self.detector.read_darker(dark)
+                self.stats.darker += 1
             view = self._turned(zoom, observation, view)
             observation.extra["detect_seconds"] = done - detect_start
             self.stats.frames += 1

@@ -13,8 +13,10 @@ scatter; ``--photos 2``: and a second photo of the block turned half round, as t
 page asks) and then filmed on any table, and the style's sets of every look with the built-in
 profile; each frame is read through the view a Pi camera turns to (``vision.zoom``: a crop of
 its sensor, when the hive looks small in the whole view; its lens blur, motion streak and noise
-grow with the zoom), or the whole view with ``--whole-view`` (the enrollment photos are whole views); training styles first, the blind styles (never trained or tuned on) last, and the
-worst enrolled style. ``exact_20px``: whole position on the frames whose tiles lie at least 20
+grow with the zoom), or the whole view with ``--whole-view`` (the enrollment photos are whole views), its tops under
+glare read again from a darker frame of the same view as a camera whose exposure can be set takes one
+(``vision.glare``; ``darker``: the share of frames that took one); training styles first, the blind styles (never
+trained or tuned on) last, and the worst enrolled style. ``exact_20px``: whole position on the frames whose tiles lie at least 20
 pixels apart (``vision.tile_size.READABLE_PITCH``: the live page tells the user to bring the camera
 nearer below that); ``readable``: the share of the frames without a hand whose tiles lie that far apart and whose every
 top shows its print (``vision.set_art.printless``: not washed out by glare), and ``exact_readable`` whole position on those;
@@ -57,6 +59,7 @@ from vision import tilemaps  # noqa: E402
 from vision.compare import align  # noqa: E402
 from vision.detect import Detector  # noqa: E402
 from vision.features import rectified_crop  # noqa: E402
+from vision.glare import DARKER  # noqa: E402
 from vision.session_light import SessionLight  # noqa: E402
 from vision.set_art import printless  # noqa: E402
 from vision.tile_size import READABLE_PITCH  # noqa: E402
@@ -102,6 +105,7 @@ class Tally:
     near_frames: int = 0  # frames whose tiles lie at least READABLE_PITCH apart (the page warns of the others)
     near_exact: int = 0
     false_occluded: int = 0
+    darker: int = 0  # frames whose tops under glare were read again from a darker frame
     readable: int = 0  # frames whose every top shows its print at a readable size (no glare wash-out)
     readable_exact: int = 0
     clear_found: int = 0  # found tops of frames with tiles READABLE_PITCH apart, showing their print
@@ -120,6 +124,7 @@ class Tally:
                 "height": pct(self.height_right, self.found), "exact": pct(self.exact, self.frames),
                 NEAR_EXACT: pct(self.near_exact, self.near_frames),
                 "false_occl": pct(self.false_occluded, self.frames), "hand": pct(self.hand_ok, self.hand_frames),
+                "darker": pct(self.darker, self.frames),
                 "ms": statistics.median(self.times) * 1000 if self.times else float("nan"),
                 "readable": pct(self.readable, self.frames), "exact_readable": pct(self.readable_exact, self.readable),
                 "colour_clear": pct(self.clear_colour, self.clear_found), "creature_clear": pct(self.clear_bug, self.clear_found),
@@ -178,6 +183,11 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
         start = time.perf_counter()
         observation = detector.detect(frame)
         tally.times.append(time.perf_counter() - start)
+        took_darker = bool(world and not hand and detector.wants_darker())
+        if took_darker:  # the camera takes a darker frame of the still view
+            darker = render_position(position, replace(conditions, exposure=DARKER), view=view)[0]
+            observation = detector.read_darker(darker) or observation
+            tally.darker += 1
         true_board = {t.cell: (t.colour, t.bug) for t in truth.tiles}
         seen_board = {s.cell: (s.colour, s.bug) for s in observation.tiles}
         alignment = align(seen_board, true_board)
@@ -222,7 +232,8 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
         causes |= {"phantom"} if unmatched else set()
         tally.causes.update(() if exact else causes or {"cells"})
         tally.outcomes.append({"frame": index, "hand": False, "right": bool(exact),
-                               "causes": [] if exact else sorted(causes or {"cells"}), "pitch": round(truth.pitch_px, 1)})
+                               "causes": [] if exact else sorted(causes or {"cells"}), "pitch": round(truth.pitch_px, 1),
+                               "darker": took_darker})
     return tally
 
 
@@ -292,7 +303,7 @@ def style_rows(positions: list[Position], frames: int, seed: int, only: tuple[st
             outcomes += [{"section": name, **outcome} for name, tally in sections for outcome in tally.outcomes]
     enrolled_rows = [row for name, row in rows if "enrolled" in name]
     if enrolled_rows:
-        worst = {c: (max if c in ("phantoms", "ms", "false_occl") or c.startswith("why_") else min)(r[c] for r in enrolled_rows)
+        worst = {c: (max if c in ("phantoms", "ms", "false_occl", "darker") or c.startswith("why_") else min)(r[c] for r in enrolled_rows)
                  for c in enrolled_rows[0]}
         rows.append(("worst style, enrolled", worst))
     return rows
@@ -301,7 +312,8 @@ def style_rows(positions: list[Position], frames: int, seed: int, only: tuple[st
 def print_causes(rows: list[tuple[str, dict[str, float]]]) -> None:
     """Why frames were not exact (% of frames, a frame may have several causes), and the whole
     position on the readable frames: tiles at least READABLE_PITCH apart, every top showing its print."""
-    columns = ["readable", "exact_readable", "colour_clear", "creature_clear", *(f"why_{cause}" for cause in CAUSES)]
+    columns = ["readable", "exact_readable", "colour_clear", "creature_clear", "darker",
+               *(f"why_{cause}" for cause in CAUSES)]
     print(f"{'section':<34}" + "".join(f"{c:>15}" for c in columns))
     for name, row in rows:
         print(f"{name:<34}" + "".join(f"{row[c]:>15.2f}" for c in columns))

@@ -8,12 +8,13 @@ tile a rectified crop -> the creature network's embeddings (with those of the st
 before; a second, turned view of the unsure ones) -> the profile's nearest examples. A frame
 is flagged ``occluded`` instead of being reported as a (wrong) board when a hand or an object
 lies on or next to the hive. ``learn`` adds the tops a game record names to the profile's
-examples as play goes on.
+examples as play goes on; ``read_darker`` reads the tops whose print glare washed out from a
+darker frame of the same view (``vision.glare``).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 import cv2
@@ -55,6 +56,29 @@ DOUBTFUL = 0.5  # the most a guessed creature (a top showing no print) weighs am
 WHITE_CLASSES = np.array([colour is Colour.WHITE for colour, _ in CLASSES])
 
 
+@dataclass(frozen=True)
+class _Reading:
+    """How one frame's located tops were read: (T, classes) weights, (T,) which are guesses (no
+    print showed), and whether a hand hid the hive then."""
+
+    tiles: list[LocatedTile]
+    weights: np.ndarray
+    guessed: np.ndarray
+    occluded: bool
+    timestamp: float
+
+    def guesses(self) -> list[tuple[float, float]]:
+        """Where (frame pixels) the tops read as guesses lie."""
+        return [(float(tile.centre[0]), float(tile.centre[1])) for tile, guess in zip(self.tiles, self.guessed) if guess]
+
+    def observation(self) -> Observation:
+        """The observation of these reads (``assign``: no creature on more tops than a set has)."""
+        sightings = [TileSighting(tile.cell[0], tile.cell[1], colour, bug, confidence, tile.level,
+                                  (float(tile.centre[0]), float(tile.centre[1])))
+                     for tile, (colour, bug, confidence) in zip(self.tiles, assign(self.weights, self.guessed))]
+        return Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), self.occluded, self.timestamp)
+
+
 class Detector:
     """Recognise Hive positions in frames with one creature profile (and optional intrinsics)."""
 
@@ -75,7 +99,7 @@ class Detector:
         self.enrolled, self.profile = profile, profile
         self._learnt: dict[int, np.ndarray] = {}
         self._learnt_tops: dict[int, list[np.ndarray]] = {}
-        self.still.forget_reads()
+        self.still.forget_reads(darker=True)
 
     def learn(self, tops: Iterable[tuple[tuple[float, float], Piece]]) -> None:
         """Take the tops that a game record names (``Referee.identified``: where the last steady
@@ -112,6 +136,8 @@ class Detector:
             self.light = SessionLight(self.light.grid)
         self.motion = MotionMap()
         self._last: tuple[np.ndarray, Observation] | None = None  # the last frame (as captured) and what it showed
+        self._reading: _Reading | None = None  # how the last frame's tops were read
+        self._wants_darker = False  # whether a darker frame of the last frame's view would show more print
         self.still = StillSpots()
         self.bare = BareTable()
         self.tiny = TinyTiles()
@@ -165,11 +191,6 @@ class Detector:
         if cells is not None:
             self.still.vouch(_second_opinions(located, settled), moved, cells)
         weights, guessed = self._class_weights(frame, located)
-        sightings = []
-        for tile, (colour, bug, confidence) in zip(located.tiles, assign(weights, guessed)):
-            q, r = tile.cell
-            sightings.append(TileSighting(q, r, colour, bug, confidence, tile.level,
-                                          (float(tile.centre[0]), float(tile.centre[1]))))
         occluded = occluder_near_hive(located, moved & ~self.motion.left())
         pitch = pitch_px(located)
         if located.tiles:
@@ -180,14 +201,59 @@ class Detector:
                             pitch)
         if self.light is not None:
             self.light.learn(captured, located.maps.not_table().astype(np.uint8), occluded)
-        observation = Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), occluded, timestamp)
+        self._reading = _Reading(located.tiles, weights, guessed, occluded, timestamp)
+        observation = self._reading.observation()
         self._last = captured, observation
+        self._wants_darker = not occluded and any(guess and not self.still.tried_darker(tile.centre)
+                                                  for tile, guess in zip(located.tiles, guessed))
         return observation
 
     def glare(self) -> list[tuple[float, float]]:
-        """Where (frame pixels) the last frame's tops lie under a lamp's glare (``vision.glare``):
-        looked for only when asked, so frames nobody warns about cost nothing more."""
-        return [] if self._last is None else glared(*self._last)
+        """Where (frame pixels) the last frame's tops lie under a lamp's glare (``vision.glare``)
+        and are read as guesses (no darker frame has shown their print: ``read_darker``): looked
+        for only when asked, so frames nobody warns about cost nothing more."""
+        if self._last is None or self._reading is None:
+            return []
+        guesses = set(self._reading.guesses())
+        return [px for px in glared(*self._last) if px in guesses]
+
+    def wants_darker(self) -> bool:
+        """Whether a darker frame of the last frame's view may show the print of tops it did not:
+        with no hand in it, a top showed no print that no darker frame was looked at for since it
+        last moved (one a darker frame could not read either is left to the person at the table:
+        a lamp too bright, a face washed out by something else than glare). Hand such a frame to
+        ``read_darker``."""
+        return self._wants_darker
+
+    def read_darker(self, frame: np.ndarray) -> Observation | None:
+        """The last frame's observation with the tops whose print it did not show (a lamp's glare,
+        clipped at the sensor's white) read again from ``frame``: the same still view, taken at a
+        shorter exposure (``vision.glare.DARKER``), where the glare stays under white and the print shows
+        through it. Those reads stand while the tops lie still. None if no such top shows its print
+        in ``frame``, or the last frame had a hand in it or was another view's (``look_through``
+        since)."""
+        reading, last, self._wants_darker = self._reading, self._last, False
+        if reading is None or last is None or reading.occluded or not reading.guessed.any():
+            return None
+        if self.camera is not None:
+            frame = self._lens(frame.shape).undistort(frame)
+        washed = np.flatnonzero(reading.guessed)
+        crops = [rectified_crop(frame, reading.tiles[i].centre, reading.tiles[i].basis) for i in washed]
+        shown = ~printless(crops)
+        for index in washed[~shown]:
+            self.still.keep_darker(reading.tiles[index].centre, None)
+        if not shown.any():
+            return None
+        crops = [crop for crop, show in zip(crops, shown) if show]
+        reads = self._weighed(crops, [view[None] for view in self.embedder.embed(crops)])
+        weights, guessed = reading.weights.copy(), reading.guessed.copy()
+        for index, read in zip(washed[shown], reads):
+            self.still.keep_darker(reading.tiles[index].centre, read)
+            weights[index], guessed[index] = read, False
+        self._reading = replace(reading, weights=weights, guessed=guessed)
+        observation = self._reading.observation()
+        self._last = last[0], observation
+        return observation
 
     def _located(self, frame: np.ndarray, maps: TileMaps, tops: list[Peak], doubted: list[Peak]) -> Located:
         """The ``tops`` placed on the hive's lattice, settled by a second opinion (``vision.doubts``):
@@ -212,13 +278,18 @@ class Detector:
         """(T, classes) weights of the profile's classes for each tile: weighed by the tile map's
         colour of the top (a second opinion on colour that errs on other tops), the read of
         each top's crop (``_reads``) or, for a still top that needs no fresh view, its kept read;
-        and (T,) which reads are guesses (the crop showed no print)."""
+        a still top read from a darker frame (``read_darker``) keeps that read as it is (the tile
+        map's colour is as washed out as its print); and (T,) which reads are guesses (the crop
+        showed no print)."""
         weights = np.zeros((len(located.tiles), len(CLASSES)))
         guessed = np.zeros(len(located.tiles), bool)
+        darker = np.zeros(len(located.tiles), bool)
         fresh = []
         for index, tile in enumerate(located.tiles):
-            kept = self.still.kept_read(tile.centre)
-            if kept is None:
+            kept, lit = self.still.kept_read(tile.centre), self.still.darker_read(tile.centre)
+            if lit is not None:
+                weights[index], darker[index] = lit, True
+            elif kept is None:
                 fresh.append(index)
             else:
                 weights[index], guessed[index] = kept
@@ -228,28 +299,33 @@ class Detector:
             for tile, read, guess in zip(tiles, weights[fresh], guessed[fresh]):
                 self.still.keep_read(tile.centre, read, bool(guess))
         white = np.array([tile.white for tile in located.tiles]).reshape(-1, 1)
-        weights = weights * np.where(WHITE_CLASSES, white, 1 - white)
+        weights = np.where(darker[:, None], weights, weights * np.where(WHITE_CLASSES, white, 1 - white))
         return weights / np.maximum(weights.sum(axis=1, keepdims=True), 1e-12), guessed
 
     def _reads(self, frame: np.ndarray, tiles: list[LocatedTile]) -> tuple[np.ndarray, np.ndarray]:
-        """(T, classes) weights of the profile's classes for each tile's crop: from its embedding
-        as seen (with those of the still frames before), and where that leaves the read unsure,
-        also from the crop turned half round (the network is not fully turn-blind; a second view
-        of every top would cost a third of the frame's time), then settled by your set's art; a
-        top whose middle shows no print (glare) is read as a doubtful guess, and (T,) which are."""
+        """(T, classes) weights of the profile's classes for each tile's crop (``_weighed``: from
+        its embedding as seen, with those of the still frames before); a top whose middle shows no
+        print (glare) is read as a doubtful guess, and (T,) which are."""
         crops = [rectified_crop(frame, tile.centre, tile.basis) for tile in tiles]
         embedded = self.embedder.embed(crops)
         views = [self.still.views(tile.centre, view, crop) for tile, view, crop in zip(tiles, embedded, crops)]
+        weights = self._weighed(crops, views)
+        blank = printless(crops)
+        weights[blank] = doubtful(weights[blank])
+        return weights, blank
+
+    def _weighed(self, crops: list[np.ndarray], views: list[np.ndarray]) -> np.ndarray:
+        """(T, classes) weights of the profile's classes for tops seen as ``crops`` and embedded as
+        ``views`` (each (V, embedding)); where that leaves a read unsure, also from the crop turned
+        half round (the network is not fully turn-blind; a second view of every top would cost a
+        third of the frame's time); then settled by your set's art."""
         weights = self.profile.class_weights(views)
         unsure = np.flatnonzero(weights.max(axis=1) < SECOND_LOOK)
         if len(unsure):
             again = self.embedder.embed([turned(crops[i], HALF_TURN) for i in unsure])
             weights[unsure] = self.profile.class_weights([np.vstack([views[i], view[None]])
                                                           for i, view in zip(unsure, again)])
-        weights = self.profile.reweigh(weights, crops)
-        blank = printless(crops)
-        weights[blank] = doubtful(weights[blank])
-        return weights, blank
+        return self.profile.reweigh(weights, crops)
 
 
 def _second_opinions(located: Located, settled: list[Peak]) -> list[Peak]:

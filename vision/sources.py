@@ -39,6 +39,7 @@ class FrameSource:
         self.is_open = False
         self.warning = ""  # something the person should know while frames still come (files skipped)
         self.view = WHOLE  # the part of the camera's whole view that the last frame read shows
+        self.exposure = 1.0  # the last frame's exposure, of the one the source settled on
 
     def open(self) -> "FrameSource":
         if not self.is_open:
@@ -75,6 +76,12 @@ class FrameSource:
     def set_view(self, view: View) -> bool:
         """Take the frames from now on through ``view``, a part of the camera's whole view
         (``vision.zoom``); False where the source cannot crop (a file, a folder, a USB camera)."""
+        return False
+
+    def set_exposure(self, share: float) -> bool:
+        """Expose the frames from now on for ``share`` of the exposure the source settled on (a
+        darker frame keeps a lamp's glare in the tops off the sensor's white: ``vision.glare``); False
+        where it cannot be set (a file, a folder, a USB camera, a camera whose exposure is not locked)."""
         return False
 
     def reopen(self) -> "FrameSource":
@@ -133,6 +140,7 @@ class PiCameraSource(FrameSource):
             raise SourceError("picamera: the picamera2 package is not installed (apt install python3-picamera2)"
                               ) from exc
         camera = picamera2.Picamera2()
+        self.locked_controls, self.exposure = {}, 1.0  # this opening's, once settled
         frame_us = int(1_000_000 / self.fps)
         camera.configure(camera.create_video_configuration(
             main={"size": self.size, "format": "RGB888"}, raw={"size": camera.sensor_resolution}, buffer_count=2,
@@ -164,7 +172,16 @@ class PiCameraSource(FrameSource):
         crop = metadata.get("ScalerCrop")
         if crop is not None and self._whole_crop is not None:
             self.view = self._view_of(crop)
+        locked, exposed = self.locked_controls.get("ExposureTime"), metadata.get("ExposureTime")
+        self.exposure = exposed / locked if locked and exposed else 1.0
         return np.ascontiguousarray(frame[..., :3])
+
+    def set_exposure(self, share: float) -> bool:
+        locked = self.locked_controls.get("ExposureTime")
+        if self.camera is None or not locked:
+            return False
+        self.camera.set_controls({"ExposureTime": max(1, round(locked * share))})
+        return True
 
     def set_view(self, view: View) -> bool:
         if self.camera is None or self._whole_crop is None:

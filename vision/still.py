@@ -44,6 +44,8 @@ class _Spot:
     views: list[np.ndarray] = field(default_factory=list)  # embeddings from still frames, newest last
     read: np.ndarray | None = None  # what the views were last read as (the detector's weights)
     guessed: bool = False  # ... from a crop showing no print (glare): the read is a guess
+    darker: np.ndarray | None = None  # its read from a darker frame, where glare left its print showing
+    tried_darker: bool = False  # a darker frame was looked at for its print (whether it showed or not)
     crop: np.ndarray | None = None  # the top's crop of its last view
     rest: int = 0  # frames since the last view
     look: tuple[Peak, np.ndarray] | None = None  # where it was last found still, and its spot's colours then
@@ -122,6 +124,26 @@ class StillSpots:
         if spot is not None:
             spot.read, spot.guessed = read, guessed
 
+    def darker_read(self, centre: np.ndarray) -> np.ndarray | None:
+        """The read of the top at ``centre`` from a darker frame (``keep_darker``), if any."""
+        spot = self._spot(centre)
+        return None if spot is None else spot.darker
+
+    def tried_darker(self, centre: np.ndarray) -> bool:
+        """Whether a darker frame was looked at for the print of the top at ``centre`` since it
+        last moved (True for a top not kept here: nothing could be kept of it either)."""
+        spot = self._spot(centre)
+        return spot is None or spot.tried_darker
+
+    def keep_darker(self, centre: np.ndarray, read: np.ndarray | None) -> None:
+        """Keep the read of the top at ``centre`` from a darker frame of the same still view, where
+        the glare that washed out its print in the others stayed under the sensor's white (None:
+        its print did not show there either): it stands for the top's read while the top lies
+        still, and the top is not looked for in a darker frame again till then."""
+        spot = self._spot(centre)
+        if spot is not None:
+            spot.darker, spot.tried_darker = read, True
+
     def seen_near(self, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray | None] | None:
         """The views (V, embedding) kept of the reported top nearest ``centre``, within MATCH
         pitches of it, and its last crop (None if there is no such top, or it has no view yet)."""
@@ -133,10 +155,13 @@ class StillSpots:
             return None
         return np.vstack(spot.views), spot.crop
 
-    def forget_reads(self) -> None:
-        """Read every top afresh on the next frame (the profile changed)."""
+    def forget_reads(self, darker: bool = False) -> None:
+        """Read every top afresh on the next frame (the profile changed; with ``darker``, to another
+        set's: the reads from darker frames go too)."""
         for spot in self._spots:
             spot.read = None
+            if darker:
+                spot.darker, spot.tried_darker = None, False
 
     def _spot(self, centre: np.ndarray) -> _Spot | None:
         """The reported spot whose top lies exactly at ``centre`` (a located tile's), if any."""

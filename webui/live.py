@@ -7,7 +7,9 @@ unplugged) is reopened with growing pauses and the page is told at each step. Wh
 tiles look too small to read reliably (a camera too far off, a wide lens), the page says
 how near to bring it; while a lamp's glare washes out tops, it says to move the lamp. A
 camera that can crop its sensor is turned to a larger view of a hive that looks small
-(``vision.zoom``); the recogniser is told of each new view and starts afresh on it.
+(``vision.zoom``); the recogniser is told of each new view and starts afresh on it. A camera
+whose exposure can be set takes one darker frame where tops show no print (``vision.glare``):
+the recogniser reads them from it, and darker frames are never read as the board.
 """
 
 from __future__ import annotations
@@ -16,13 +18,14 @@ import logging
 import statistics
 import threading
 from collections import deque
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 import cv2
 import numpy as np
 
 from rules.observation import Observation
 from rules.pieces import Piece
+from vision.glare import DARKER
 from vision.sources import FrameSource, open_source
 from vision.tile_size import READABLE_PITCH, closer_advice, observed_pitch
 from vision.zoom import WHOLE, View, Zoom
@@ -37,6 +40,15 @@ BACKOFF_SECONDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 PREVIEW_WIDTH = 640
 SIZE_FRAMES = 15  # recent frames whose tiles' size (and glare) decide the warnings about them
 STALE_FRAMES = 30  # frames of another view to pass over after asking for a view, before going on with theirs
+DARK_FRAME = (1 + DARKER) / 2  # a frame exposed for less than this share of the settled exposure is a darker one
+
+
+class DarkerReader(Protocol):
+    """Reads tops whose print a frame did not show from a darker frame (``vision.detect.Detector``)."""
+
+    def wants_darker(self) -> bool: ...
+
+    def read_darker(self, frame: np.ndarray) -> Observation | None: ...
 
 
 class CameraSpec(FrameSource):
@@ -54,11 +66,14 @@ class CameraSpec(FrameSource):
     def _read(self) -> np.ndarray | None:
         assert self.inner is not None
         frame = self.inner.read()
-        self.view = self.inner.view
+        self.view, self.exposure = self.inner.view, self.inner.exposure
         return frame
 
     def set_view(self, view: View) -> bool:
         return self.inner is not None and self.inner.set_view(view)
+
+    def set_exposure(self, share: float) -> bool:
+        return self.inner is not None and self.inner.set_exposure(share)
 
     def _close(self) -> None:
         if self.inner is not None:
@@ -75,13 +90,17 @@ class LiveLoop:
     """Runs ``source`` frames through ``recognise`` into ``service`` until ``stop``."""
 
     def __init__(self, source: Any, recognise: Recognise, service: GameService, learn: Learn | None = None,
-                 glare: Glare | None = None, look_through: Callable[[View], None] | None = None) -> None:
+                 glare: Glare | None = None, look_through: Callable[[View], None] | None = None,
+                 darker: DarkerReader | None = None) -> None:
         """``learn`` (e.g. ``Detector.learn``) is handed the tops the record names after each
         move recorded, whether the camera saw it or a person confirmed it; ``glare`` says where
         the last frame recognised had tops under glare (``Detector.glare``); ``look_through``
-        tells the recogniser the view the camera turned to (``Detector.look_through``)."""
+        tells the recogniser the view the camera turned to (``Detector.look_through``);
+        ``darker`` (the ``Detector``) says when a darker frame would show the print of tops the last
+        frame did not, and reads them from it: a camera whose exposure can be set is asked for one."""
         self.source, self.recognise, self.service, self.learn, self.glare = source, recognise, service, learn, glare
-        self.look_through = look_through
+        self.look_through, self.darker = look_through, darker
+        self._darker_asked = 0  # frames recognised since a darker frame was asked for that has not come (0: none asked)
         self._zoom: Zoom | None = None  # made at the first frame; dropped if the source cannot crop
         self._zoomable = True
         self._view = WHOLE  # the view of the frame recognised last
@@ -89,7 +108,8 @@ class LiveLoop:
         self._learnt: tuple[int, int] | None = None  # the game and move count learnt from last
         self._stop = threading.Event()
         self._ready = threading.Condition()
-        self._latest: tuple[int, np.ndarray, int, float, View] | None = None  # (number, frame, game, timestamp, view)
+        self._latest: tuple[int, np.ndarray, int, float, View, float] | None = None  # (number, frame, game,
+        # timestamp, view, exposure)
         self._shown: tuple[int, np.ndarray, Observation] | None = None
         self._jpeg: tuple[int, bytes] | None = None
         self.frames_read = 0
@@ -137,7 +157,8 @@ class LiveLoop:
             game_id, timestamp = self.service.stamp()
             with self._ready:
                 self.frames_read += 1
-                self._latest = (self.frames_read, frame, game_id, timestamp, self.source.view)
+                self._latest = (self.frames_read, frame, game_id, timestamp, self.source.view,
+                                self.source.exposure)
                 self._ready.notify()
 
     def _reconnect(self, reason: str) -> bool:
@@ -166,8 +187,11 @@ class LiveLoop:
                     self._ready.wait(0.5)
                 if self._stop.is_set():
                     return
-                number, frame, game_id, timestamp, view = self._latest  # type: ignore[misc]
+                number, frame, game_id, timestamp, view, exposure = self._latest  # type: ignore[misc]
             done = number
+            if exposure < DARK_FRAME:
+                self._take_darker(number, frame)
+                continue
             if not self._in_view(view):
                 continue
             try:
@@ -178,6 +202,7 @@ class LiveLoop:
                 self._learn()
                 self._watch_size(observation)
                 self._watch_glare()
+                self._watch_darker()
                 self._watch_view(observation, frame.shape)
             except Exception as exc:  # one bad frame must never stop the referee
                 self._frame_failed(number, exc)
@@ -248,6 +273,29 @@ class LiveLoop:
         if warning != self._glare_warning:
             self._glare_warning = warning
             self._live()
+
+    def _watch_darker(self) -> None:
+        """Ask the camera for a darker frame where the recogniser wants one (``_take_darker``); one
+        that has not come after STALE_FRAMES frames (a camera unplugged and back at its settled
+        exposure) is asked for afresh."""
+        if self.darker is None:
+            return
+        if self._darker_asked:
+            self._darker_asked = 0 if self._darker_asked >= STALE_FRAMES else self._darker_asked + 1
+        elif self.darker.wants_darker():
+            self._darker_asked = int(self.source.set_exposure(DARKER))
+
+    def _take_darker(self, number: int, frame: np.ndarray) -> None:
+        """Read the tops that showed no print again from the darker frame asked for, and expose as
+        before; the darker frames that come after it (a camera delivers a few) are passed over."""
+        if not self._darker_asked or self.darker is None:
+            return
+        self._darker_asked = 0
+        self.source.set_exposure(1.0)
+        try:
+            self.darker.read_darker(frame)
+        except Exception as exc:  # one bad frame must never stop the referee
+            self._frame_failed(number, exc)
 
     def _learn(self) -> None:
         """Hand ``learn`` the tops the record names, once per move recorded (on this thread, the

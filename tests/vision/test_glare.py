@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
+import pytest
 
 from rules.observation import Observation, TileSighting
 from rules.pieces import Bug, Colour, Piece
 from vision.detect import Detector
-from vision.glare import glared
+from vision.glare import DARKER, glared
 from vision.profile import demo_profile
 from vision.render.lighting import Lamp
 from vision.render.scene import Conditions, render_position
@@ -38,3 +41,49 @@ def test_white_but_printed_or_merely_pale_tops_are_not_glare() -> None:
     frame[30:70, 140:180] = 225  # an ivory face, not at the sensor's white
     tops = tuple(TileSighting(q, 0, Colour.WHITE, Bug.ANT, px=(40.0 + 60 * q, 50.0)) for q in range(3))
     assert glared(frame, Observation(tops)) == [(40.0, 50.0)]
+
+
+OVERHEAD = Conditions(height_mm=600, seed=4, solid=True, gloss=1.0, lamps=(Lamp(0.0, 0.0, 900.0, size_mm=20.0),))
+
+
+def _truth_near(truth, px: tuple[float, float]) -> tuple[Colour, Bug]:
+    tile = min(truth.tiles, key=lambda t: np.hypot(t.px[0] - px[0], t.px[1] - px[1]))
+    return tile.colour, tile.bug
+
+
+@pytest.fixture
+def under_glare():
+    """A frame of POSITION under OVERHEAD's glare, its truth, a detector that read it, and where
+    its tops lie under glare (that detector wants a darker frame for them)."""
+    frame, truth = render_position(POSITION, OVERHEAD)
+    detector = Detector(demo_profile())
+    detector.detect(frame)
+    under = detector.glare()
+    assert under and detector.wants_darker()
+    return frame, truth, detector, under
+
+
+def test_tops_washed_out_by_glare_are_read_from_a_darker_frame_and_stay_read(under_glare) -> None:
+    frame, truth, detector, under = under_glare
+    darker, _ = render_position(POSITION, replace(OVERHEAD, exposure=DARKER))
+    read = detector.read_darker(darker)
+    assert read is not None and detector.glare() == []
+    for later in (read, detector.detect(frame, 0.1), detector.detect(frame, 0.2)):  # the still view keeps them
+        assert not detector.wants_darker()
+        tops = {t.px: t for t in later.tiles}
+        for px in under:
+            assert (tops[px].colour, tops[px].bug) == _truth_near(truth, px) and tops[px].confidence >= 0.6
+
+
+def test_a_darker_frame_that_still_clips_reads_nothing_again(under_glare) -> None:
+    frame, _, detector, under = under_glare
+    assert detector.read_darker(frame) is None and detector.glare() == under
+    assert not detector.detect(frame, 0.1).occluded and detector.glare() == under
+    assert not detector.wants_darker()  # tried once for these tops: the lamp is for the person to move
+    handed = Detector(demo_profile())
+    assert handed.detect(render_position(POSITION, replace(OVERHEAD, hand=True))[0]).occluded
+    darker, _ = render_position(POSITION, replace(OVERHEAD, exposure=DARKER))
+    assert not handed.wants_darker() and handed.read_darker(darker) is None  # a hand may lie over the tops there
+    plain = Detector(demo_profile())
+    plain.detect(render_position(POSITION, replace(OVERHEAD, gloss=0.0))[0])
+    assert not plain.wants_darker() and plain.read_darker(frame) is None  # no top of its last frame was washed out

@@ -169,3 +169,18 @@ def test_a_crop_in_a_wide_lens_corner_fills_its_frame() -> None:
     camera = SyntheticCamera.looking_at(np.zeros(2), 600, 0, 0, 0, k1=-0.3, k2=0.09, hfov_deg=WIDE_HFOV_DEG,
                                         fit_canvas=True).cropped(0.0, 0.0, 2.0)
     assert (camera.apply_distortion(canvas) == 0).mean() < 0.001
+
+
+def test_a_shorter_exposure_keeps_a_lamps_glare_in_the_tops_under_the_sensors_white() -> None:
+    glossy = Conditions(height_mm=600, seed=4, solid=True, gloss=1.0, noise=0.0,
+                        lamps=(Lamp(0.0, 0.0, 900.0, size_mm=20.0),))
+    tops = {(0, 0): [Piece.parse("wQ")], (1, 0): [Piece.parse("bQ")]}
+    metered, truth = render_position(tops, glossy)
+    darker, _ = render_position(tops, replace(glossy, exposure=0.4))
+    faces = (truth.labels == Label.WHITE_TOP) | (truth.labels == Label.BLACK_TOP)
+    clipped = faces & (metered.min(axis=2) == 255)
+    assert clipped.sum() > 50 and (darker[clipped].max(axis=1) < 255).all()  # the glare: white, then under it
+    matte = replace(glossy, gloss=0.0)  # with no glare, the picture scales with the exposure
+    metered, darker = (render_position(tops, replace(matte, exposure=share))[0][faces].astype(float)
+                       for share in (1.0, 0.4))
+    assert metered.max() < 255 and darker.sum() / metered.sum() == pytest.approx(0.4, abs=0.01)

@@ -27,6 +27,7 @@ class FakePicamera2:
         self.started = self.closed = False
         self.focus_cycles = 0
         self.crops = [(0, 0, 4608, 2592)]  # the sensor crop of each frame from the next on
+        self.exposures = [8000]  # ... and its exposure time (microseconds)
         FakePicamera2.instances.append(self)
 
     def create_video_configuration(self, main: dict, raw: dict | None = None, buffer_count: int = 4,
@@ -54,11 +55,14 @@ class FakePicamera2:
         self.set.append(controls)
         if "ScalerCrop" in controls:  # it takes effect a frame later, aligned to even pixels, as libcamera's does
             self.crops = [self.crops[0], tuple(2 * (value // 2) for value in controls["ScalerCrop"])]
+        if "ExposureTime" in controls:  # a frame later too
+            self.exposures = [self.exposures[0], controls["ExposureTime"]]
 
     def capture_request(self) -> "FakeRequest":
         w, h = self.config["main"]["size"]
         crop = self.crops.pop(0) if len(self.crops) > 1 else self.crops[0]
-        return FakeRequest(np.full((h, w, 3), (10, 20, 30), np.uint8), {"ScalerCrop": crop})
+        exposure = self.exposures.pop(0) if len(self.exposures) > 1 else self.exposures[0]
+        return FakeRequest(np.full((h, w, 3), (10, 20, 30), np.uint8), {"ScalerCrop": crop, "ExposureTime": exposure})
 
     def capture_metadata(self) -> dict:
         return {"ExposureTime": 8000, "AnalogueGain": 2.5, "ColourGains": (1.8, 1.4), "Lux": 300.0}
@@ -124,10 +128,27 @@ def test_picamera_shows_a_view_of_part_of_its_sensor_and_says_which_each_frame_s
     assert source.view == WHOLE
 
 
+def test_picamera_takes_darker_frames_once_its_exposure_is_locked_and_says_each_frames_exposure(
+        fake_picamera2) -> None:
+    assert not PiCameraSource(settle_seconds=0).open().set_exposure(0.4)  # not locked: nothing to take a share of
+    source = PiCameraSource(settle_seconds=0.01).open()
+    camera = fake_picamera2.instances[-1]
+    assert source.set_exposure(0.4) and camera.set[-1] == {"ExposureTime": 3200}
+    source.read()
+    assert source.exposure == 1.0  # the frame taken before the exposure took effect
+    source.read()
+    assert source.exposure == pytest.approx(0.4)
+    source.set_exposure(1.0)
+    source.read()
+    source.read()
+    assert source.exposure == 1.0 and camera.set[-1] == {"ExposureTime": 8000}
+
+
 def test_files_and_usb_cameras_cannot_show_part_of_their_view(tmp_path) -> None:
     cv2.imwrite(str(tmp_path / "a.png"), np.zeros((8, 8, 3), np.uint8))
     folder = FolderSource(tmp_path).open()
     assert not folder.set_view(View(10.0, 10.0, 2.0)) and folder.view == WHOLE
+    assert not folder.set_exposure(0.4) and folder.exposure == 1.0
 
 
 def test_picamera_falls_back_to_continuous_focus_when_the_scan_fails(fake_picamera2, monkeypatch) -> None:

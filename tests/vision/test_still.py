@@ -169,3 +169,23 @@ def test_a_top_found_again_where_one_was_lost_is_that_top_only_if_its_spot_looks
         spots.settle([_peak(A)], _moved_at(B), colour)
         assert len(spots.settle([_peak(A), _peak(B, heat=heat)], STILL, np.full(MAP + (3,), colours_after))) == reported
         assert len(spots.views(B, np.eye(4)[2])) == views_after
+
+
+def test_a_still_tops_read_from_a_darker_frame_stands_until_it_moves_and_is_tried_once_till_then() -> None:
+    spots = StillSpots()
+    lit = np.array([0.1, 0.9])
+    spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool))
+    assert not spots.tried_darker(A) and spots.darker_read(A) is None
+    spots.keep_darker(A, lit)
+    spots.keep_darker(B, None)  # its print did not show in the darker frame either
+    for _ in range(3):
+        spots.settle([_peak(A), _peak(B)], STILL)
+        assert np.array_equal(spots.darker_read(A), lit) and spots.tried_darker(A) and spots.tried_darker(B)
+    spots.forget_reads()  # the set learnt more of itself: a darker frame's read still stands
+    assert np.array_equal(spots.darker_read(A), lit)
+    spots.settle([_peak(A), _peak(B)], _moved_at(A))
+    assert spots.darker_read(A) is None and not spots.tried_darker(A)  # a hand came by: look again
+    assert spots.tried_darker(B) and spots.tried_darker(C)  # B lay still; nothing is kept where no top is
+    spots.keep_darker(A, lit)
+    spots.forget_reads(darker=True)  # another set enrolled
+    assert spots.darker_read(A) is None and not spots.tried_darker(A)

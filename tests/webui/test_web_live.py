@@ -354,3 +354,82 @@ def test_a_camera_unplugged_as_a_view_is_asked_for_is_zoomed_once_back():
     wait_for(lambda: True in seen, 5, "zoomed frames after the camera came back")
     loop.stop()
     assert camera.asked[0][1] == -1 and len(camera.asked) == 2  # refused while unplugged, asked again once back
+
+
+class ExposingCamera(Camera):
+    """A camera whose exposure can be set: a share asked for shows from the fourth frame on (and
+    for three frames after the next ask), each frame's value saying its exposure in percent;
+    ``asked`` holds each share asked for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[float] = []
+        self.due: list[float] = []
+
+    def set_exposure(self, share: float) -> bool:
+        self.asked.append(share)
+        self.due = [self.exposure] * 3 + [share]
+        return True
+
+    def _read(self) -> np.ndarray:
+        time.sleep(0.002)
+        self.exposure = self.due.pop(0) if self.due else self.exposure
+        return np.full((8, 8, 3), round(100 * self.exposure), np.uint8)
+
+
+class Darker:
+    """Stands in for the detector's darker-frame reading: wants one while a top shows no print."""
+
+    def __init__(self) -> None:
+        self.printless, self.read = True, []
+
+    def wants_darker(self) -> bool:
+        return self.printless
+
+    def read_darker(self, frame: np.ndarray) -> Observation:
+        self.read.append(int(frame[0, 0, 0]))
+        self.printless = False  # read now: no top is a guess any more
+        return Observation((), False, 0.0)
+
+
+def test_tops_without_print_are_read_from_one_darker_frame_the_camera_is_asked_for():
+    service, camera, darker, recognised = Service(), ExposingCamera().open(), Darker(), []
+
+    def recognise(frame: np.ndarray, timestamp: float) -> Observation:
+        time.sleep(0.005)
+        recognised.append(int(frame[0, 0, 0]))
+        return Observation((), False, timestamp)
+
+    loop = LiveLoop(camera, recognise, service, darker=darker).start()
+    wait_for(lambda: len(camera.asked) == 2 and recognised.count(100) >= 10, 5, "the darker frame taken")
+    loop.stop()
+    assert camera.asked == [live_module.DARKER, 1.0]  # darker once, then as settled again
+    assert darker.read == [round(100 * live_module.DARKER)]  # one darker frame read
+    assert set(recognised) == {100}  # the darker frames are never read as the board
+
+
+class DeafToExposure(ExposingCamera):
+    """A camera that takes each exposure asked for and keeps delivering frames as before (as one
+    unplugged and back at its settled exposure would); ``at`` holds how many frames had come then."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.at: list[int] = []
+
+    def set_exposure(self, share: float) -> bool:
+        self.asked.append(share)
+        self.at.append(self.count)
+        return True
+
+    def _read(self) -> np.ndarray:
+        self.count += 1
+        return super()._read()
+
+
+def test_a_darker_frame_that_never_comes_is_asked_for_again():
+    service, camera, darker = Service(), DeafToExposure().open(), Darker()
+    loop = LiveLoop(camera, slow_recognise, service, darker=darker).start()
+    wait_for(lambda: len(camera.asked) >= 2, 10, "a second ask")
+    loop.stop()
+    assert camera.asked[:2] == [live_module.DARKER] * 2 and darker.read == []
+    assert camera.at[1] - camera.at[0] > live_module.STALE_FRAMES  # not before the first had time to come

@@ -57,6 +57,7 @@ class Conditions:
     noise: float = 0.0
     blur: float = 0.0
     jpeg: int = 100
+    exposure: float = 1.0  # of the metered one: under 1 keeps a lamp's glare in the tops off the sensor's white
     tile_size: str = "standard"
     style: str = "a"
     mono: bool = False  # all glyphs one colour (Carbon-like sets)
@@ -288,18 +289,18 @@ def _draw_hand_over(canvas: Canvas, scene: _Scene, prisms: list[Prism], carried:
 
 
 def _expose(canvas: Canvas, scene: _Scene, prisms: list[Prism], rng: np.random.Generator) -> np.ndarray:
-    """The picture under the room's light: uneven light and colour cast, then glare off glossy tops."""
+    """The picture under the room's light: uneven light and colour cast, then glare off glossy
+    tops, at the camera's exposure (the sensor's white clips what is brighter)."""
     conditions = scene.conditions
     if conditions.lamps:
         lit = lamp_field(conditions.lamps, conditions.ambient, scene.hive, scene.camera, conditions.vignette)
     else:
         lit = light_field(rng, conditions.light)
     lit = lit * np.asarray(conditions.cast, np.float32)
-    if not (conditions.lamps and conditions.gloss > 0):
-        return cv2.multiply(canvas.image, lit, dtype=cv2.CV_8U)
     image = cv2.multiply(canvas.image, lit, dtype=cv2.CV_32F)
-    _add_glare(image, canvas, scene, prisms)
-    return cv2.convertScaleAbs(image)
+    if conditions.lamps and conditions.gloss > 0:
+        _add_glare(image, canvas, scene, prisms)
+    return cv2.convertScaleAbs(image, alpha=conditions.exposure)
 
 
 def _add_glare(image: np.ndarray, canvas: Canvas, scene: _Scene, prisms: list[Prism]) -> None:
