@@ -14,9 +14,10 @@ same table, as a user would (taken again nearer if hivecam finds its tiles too s
 then filmed from there; the built-in profile if that enrollment fails). As a Pi camera does,
 it turns to a larger view of a hive that looks small (``vision.zoom``: a crop of its sensor,
 whose lens blur, motion streak and noise grow with the zoom), the detector starting afresh on
-each new view, unless made with ``zoom`` off; and where tops lie under glare it takes one darker
-frame of the still view when the detector wants one (``vision.glare.DarkerLook``) and it reads them from it (the
-frames a real camera passes over while its exposure changes are not drawn).
+each new view, unless made with ``zoom`` off; and where tops show no print (glare) it takes one
+darker frame of the still view when the detector wants one (``Detector.wants_darker``), which
+the detector reads them from (the frames a real camera passes over while its exposure changes
+are not drawn).
 """
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ class Tally:
     near_frames: int = 0  # frames whose tiles lie at least READABLE_PITCH apart (the page warns of the others)
     near_exact: int = 0
     false_occluded: int = 0
-    darker: int = 0  # frames whose tops under glare were read again from a darker frame
+    darker: int = 0  # frames whose tops showing no print (glare) were read again from a darker frame
     readable: int = 0  # frames whose every top shows its print at a readable size (no glare wash-out)
     readable_exact: int = 0
     clear_found: int = 0  # found tops of frames with tiles READABLE_PITCH apart, showing their print
