@@ -137,7 +137,6 @@ class Detector:
         self.motion = MotionMap()
         self._last: tuple[np.ndarray, Observation] | None = None  # the last frame (as captured) and what it showed
         self._reading: _Reading | None = None  # how the last frame's tops were read
-        self._wants_darker = False  # whether a darker frame of the last frame's view would show more print
         self.still = StillSpots()
         self.bare = BareTable()
         self.tiny = TinyTiles()
@@ -204,8 +203,6 @@ class Detector:
         self._reading = _Reading(located.tiles, weights, guessed, occluded, timestamp)
         observation = self._reading.observation()
         self._last = captured, observation
-        self._wants_darker = not occluded and any(guess and not self.still.tried_darker(tile.centre)
-                                                  for tile, guess in zip(located.tiles, guessed))
         return observation
 
     def glare(self) -> list[tuple[float, float]]:
@@ -223,7 +220,9 @@ class Detector:
         last moved (one a darker frame could not read either is left to the person at the table:
         a lamp too bright, a face washed out by something else than glare). Hand such a frame to
         ``read_darker``."""
-        return self._wants_darker
+        reading = self._reading
+        return reading is not None and not reading.occluded and any(
+            guess and not self.still.tried_darker(tile.centre) for tile, guess in zip(reading.tiles, reading.guessed))
 
     def read_darker(self, frame: np.ndarray) -> Observation | None:
         """The last frame's observation with the tops whose print it did not show (a lamp's glare,
@@ -232,7 +231,7 @@ class Detector:
         through it. Those reads stand while the tops lie still. None if no such top shows its print
         in ``frame``, or the last frame had a hand in it or was another view's (``look_through``
         since)."""
-        reading, last, self._wants_darker = self._reading, self._last, False
+        reading, last = self._reading, self._last
         if reading is None or last is None or reading.occluded or not reading.guessed.any():
             return None
         if self.camera is not None:
