@@ -351,11 +351,13 @@ def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:
     """True if a hand at least half a tile big lies within reach of the hive, or an object at least
     two tiles big over it (or, with no tile seen, if either is in view at all). A hand must have
     moved since the last frame (``moved``: map cells, less those that only look again as they did
-    before a hand passed) somewhere: what looks like skin but lies still is the table, and so is
-    a skin-coloured print a hand has just left."""
+    before a hand passed) over a part of it as wide as a hand: what looks like skin but lies still
+    is the table, and so is a skin-coloured print a hand has just left, or one that a tile laid or
+    lifted on it changed along the tile's rim."""
     classes = located.maps.classes
     pitch = pitch_px(located) / STRIDE if located.tiles else 0.0
-    hand = touching(_at_least(classes[HAND] > 0.5, HAND_WIDTH * pitch), moved)
+    skin = _at_least(classes[HAND] > 0.5, HAND_WIDTH * pitch)
+    hand = touching(skin, _at_least(skin & moved, HAND_WIDTH * pitch))
     thing = classes[OBJECT] > 0.5
     if not located.tiles:
         return bool((hand | thing).mean() > EMPTY_VIEW_SHARE)

@@ -173,8 +173,10 @@ class Referee:
     def _judge(self, scene: Scene, since: float) -> list[Event]:
         self._deferred = None
         verdict = judge(self.board, scene, self._accepted, self._transform, self.config.allow_mirror)
-        if self._carried is not None and isinstance(verdict, Explained) and self._second_look_differs(verdict):
-            return self._ask(*self._carried, "two looks at the new tile name different pieces")
+        if self._carried is not None and isinstance(verdict, Explained):
+            verdict = self._as_carried(verdict)
+            if self._second_look_differs(verdict):
+                return self._ask(*self._carried, "two looks at the new tile name different pieces")
         if not isinstance(verdict, Explained):
             verdict = self._through(scene) or verdict
         renamings = [] if isinstance(verdict, Explained) else self._renamings(scene, verdict.transform)
@@ -248,6 +250,15 @@ class Referee:
         least = min((unsure for unsure, _ in found), default=None)
         kept = sorted((e for unsure, e in found if unsure == least), key=lambda e: e.unsure)
         return Explained(tuple(kept)) if kept else None
+
+    def _as_carried(self, verdict: Explained) -> Explained:
+        """Of the explanations of a view after a carried question, those that begin with one of its
+        candidates, if any: the view it was asked about showed those moves made first (two
+        placements in either order explain the later view alike, but only one order the view between)."""
+        assert self._carried is not None
+        options = self._carried[0]
+        kept = tuple(e for e in verdict.candidates if any(e.moves[:len(o.moves)] == o.moves for o in options))
+        return Explained(kept) if kept else verdict
 
     def _second_look_differs(self, verdict: Explained) -> bool:
         """Whether the one explanation of a view after a carried question names another piece for

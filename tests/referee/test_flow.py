@@ -371,3 +371,15 @@ def test_the_tops_of_a_recorded_view_are_named_for_the_camera_to_learn(table) ->
     t.hand()
     t.still(tiles=placed(tuple(t.seen()[1:])))  # a tile missing from the view: it shows another position
     assert t.referee.identified() == []
+
+
+def test_moves_after_a_held_back_read_keep_the_order_its_view_showed(table) -> None:
+    """The view held back showed White's Ant placed; the next one shows Black's move and White's
+    Spider besides. Placing the Spider first and the Ant last explains that view too, but not the
+    one between: the record takes the order seen, unasked."""
+    t = table(*OPENING)
+    held_back_past_a_change(t)
+    t.play("bA1 bQ-", "wS1 \\wQ")
+    events = t.still(10)
+    assert kinds(events) == ["move", "move", "move"]
+    assert uhps(t.referee)[-3:] == ["wA1 -wQ", "bA1 bQ-", "wS1 \\wQ"]

@@ -8,6 +8,7 @@ import numpy as np
 from tests.vision.test_detect import POSITION
 from vision.detect import Detector
 from vision.motion import MotionMap, touching
+from vision.render.canvas import Label
 from vision.render.scene import Conditions, render_position
 
 
@@ -70,3 +71,27 @@ def test_a_skin_coloured_print_a_hand_has_just_left_is_no_hand() -> None:
         detector.detect(printed)
     assert detector.detect(passing).occluded
     assert not detector.detect(printed).occluded
+
+
+def _printed_under(frame: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """``frame`` with a flat pink print on the table (``table``: its table pixels) round the hive."""
+    inside = np.zeros(frame.shape[:2], np.uint8)
+    cv2.ellipse(inside, (640, 360), (330, 230), 0, 0, 360, 1, -1)
+    return np.where((table & inside.astype(bool))[..., None], np.array([120, 150, 215], np.uint8), frame)
+
+
+def test_a_tile_laid_on_a_skin_coloured_print_is_no_hand() -> None:
+    """The tile map takes a pink print under the hive for skin; a tile laid on it changes the print
+    round the tile's rim (its sides and shadow), a thin ring that no hand draws: the board is read."""
+    conditions = Conditions(seed=3, height_mm=600)
+    before = {cell: pieces for cell, pieces in POSITION.items() if cell != (1, 1)}
+    frames = []
+    for position in (before, POSITION):
+        frame, truth = render_position(position, conditions)
+        frames.append(_printed_under(frame, truth.labels == Label.TABLE))
+    detector = Detector()
+    for _ in range(3):  # the first frame moved everywhere
+        detector.detect(frames[0])
+    assert not detector.detect(frames[0]).occluded
+    laid = detector.detect(frames[1])
+    assert not laid.occluded and len(laid.tiles) == len(POSITION)
