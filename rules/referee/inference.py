@@ -49,7 +49,8 @@ _SEARCHES = [(0, False, False), (1, False, False), (2, False, False), (2, True, 
 # ... and only under a registration that this many pieces agree with: in a small hive a turn
 # of the view and a misread could explain what really was a move
 LENIENT_AGREEING = 4
-TALL_STACK = 3  # a stack this high may hide a tile beside it from an oblique camera
+TALL_STACK = 3  # a stack this high may show its top over the next cell from an oblique camera
+HIDING_STACK = 2  # ... and one this high may hide a tile beside it (thick tiles, a tilted camera)
 BAY_SIDES = 5  # neighbours of a bay in the hive where an unsure read may be the table, shaded
 
 
@@ -170,10 +171,10 @@ def _by_height(board: Board, scene: Scene, candidates: tuple[Explanation, ...]) 
 
 
 def _behind_tall_stacks(board: Board, seen: Scene) -> set[Hex]:
-    """Cells beside a stack at least ``TALL_STACK`` high (known or seen): from an angle, the
+    """Cells beside a stack at least ``HIDING_STACK`` high (known or seen): from an angle, the
     stack can hide a tile lying there, so not seeing one says nothing."""
-    tall = {c for c in board.stacks() if board.height(c) >= TALL_STACK}
-    tall.update(c for c, read in seen.items() if read.height >= TALL_STACK)
+    tall = {c for c in board.stacks() if board.height(c) >= HIDING_STACK}
+    tall.update(c for c, read in seen.items() if read.height >= HIDING_STACK)
     return {n for c in tall for n in neighbours(c)}
 
 
@@ -210,27 +211,28 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
     the game knows which piece is there: a piece that stayed, or one that moved (its
     origin says which; a placed piece is known only from its read, so it must match); or
     the wrong colour of the right creature where a piece just moved (glare can wash a black
-    face white); and a tile unseen beside a tall stack may be hidden by it. Each counts as
+    face white); and one tile unseen beside a stack two or more high may be hidden by it. Each counts as
     an unsure read.
     """
     relabels = 1 if lenient else 0
     holes: set[Hex] = set()
+    behind: set[Hex] = set()  # cells beside tall stacks where one tile may lie out of sight
     if lenient:
-        hidden = hidden | _behind_tall_stacks(board, seen)
+        behind = _behind_tall_stacks(board, seen) - hidden
         holes = _hole_phantom(before, seen)
         seen = {c: read for c, read in seen.items() if c not in holes}
     changes = changed(seen, reference)
     # cells that may stay as they are (now read as the position has them, or read unsure
     # where there is a piece, or unseen beside a tall stack) need no move; the others do
     firm = {c for c in changes if c in seen and seen[c].label != before.get(c) and (seen[c].sure or c not in before)
-            or c not in seen and c in before and c not in hidden}
+            or c not in seen and c in before and c not in hidden | behind}
     if len(firm) > 2 * count + relabels:
         return []
 
     def fits(cells: set[Hex], played: tuple[Move, ...]) -> int | None:
         placed = {m.dest for m in played if m.origin is None}
         arrived = {m.dest for m in played if m.origin is not None}
-        unsure = wrong = 0
+        unsure = wrong = unseen = 0
         for cell in cells:
             expected = label(board.top(cell))
             if cell not in changes and expected == before.get(cell):
@@ -238,8 +240,10 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
             read = seen.get(cell)
             if read is None and expected is None:
                 continue
-            if read is None and cell in hidden:  # perhaps there, out of sight behind the stack
-                unsure += 1
+            if read is None and cell in hidden | behind:  # perhaps there, out of sight behind the stack
+                unsure, unseen = unsure + 1, unseen + (cell in behind)
+                if unseen > 1:  # one tile, not a Beetle's origin as well: it moved
+                    return None
                 continue
             if read is None or expected is None:
                 return None

@@ -210,6 +210,20 @@ def test_a_tile_hidden_behind_a_tall_stack_does_not_stop_play(table) -> None:
     assert [e.uhp for e in of(t.still(), "move")] == ["bA1 \\bQ"]  # and back in sight, nothing amiss
 
 
+def test_a_tile_hidden_behind_a_beetle_that_just_climbed_does_not_stop_play(table) -> None:
+    """A Beetle climbs onto the Queen: a thick two-high stack, seen from an angle, hides most of
+    the tile beside it (the rendered benchmark: a black Mosquito beside a Beetle on a Pillbug)."""
+    t = table("wG1", "bG1 wG1-", "wQ -wG1", "bQ bG1-", "wB1 \\wQ", "bB1 bQ-", "wA1 -wQ", "bA1 bB1-")
+    t.hand()
+    t.play("wB1 wQ")
+    behind = t.transform.apply((0, 0))  # wG1, beside the new stack
+    events = t.still(tiles=tuple(s for s in t.seen() if s.cell != behind))
+    assert kinds(events) == ["move"] and uhps(t.referee)[-1] == "wB1 wQ"
+    t.hand()
+    t.play("bS1 bA1-")
+    assert [e.uhp for e in of(t.still(), "move")] == ["bS1 bA1-"]  # and back in sight, nothing amiss
+
+
 def test_a_tall_stack_top_seen_on_the_next_cell_is_the_stack(table) -> None:
     """From an oblique camera the top of a tall stack can look like a tile lying on the next
     cell, over the piece there (the rendered benchmark: a four-high Beetle over the Queen)."""
