@@ -16,8 +16,8 @@ explain it:
 - only if nothing fits that way (and under a registration most pieces agree with), one sure
   read may be wrong about the creature (or, where it just moved, the colour) of a piece whose
   identity the game already knows (it stayed put, or its origin shows which piece moved: a
-  piece cannot turn into another, so that is the camera's mistake), a tile missing
-  beside a tall stack may be hidden by it (its absence proves nothing), and one tile seen in
+  piece cannot turn into another, so that is the camera's mistake), one tile missing
+  beside a stack two or more high may be hidden by it (its absence proves nothing), and one tile seen in
   a hole of the hive (or, read unsure, in a bay of it) where no move put a piece may be the table
   seen through the hole.
 
@@ -43,7 +43,7 @@ from .scene import Label, Read, Scene, changed, label, labels, moved, tops
 # The explanations tried, in order: up to three moves between two steady views, fewest
 # first; a loose search also follows a piece moved twice around the opponent's forced pass.
 # Only if none fits, leniently: up to two moves, with one piece of known identity read as
-# another creature, and tiles beside tall stacks perhaps hidden by them.
+# another creature, and one tile beside a stack two or more high perhaps hidden by it.
 _SEARCHES = [(0, False, False), (1, False, False), (2, False, False), (2, True, False), (3, False, False),
              (3, True, False), (0, False, True), (1, False, True), (2, False, True)]
 # ... and only under a registration that this many pieces agree with: in a small hive a turn
