@@ -178,6 +178,14 @@ def _behind_tall_stacks(board: Board, seen: Scene) -> set[Hex]:
     return {n for c in tall for n in neighbours(c)}
 
 
+def _shaded(board: Board, seen: Scene, cell: Hex) -> bool:
+    """Whether ``cell`` lies beside a stack that may hide a tile there: one at least ``HIDING_STACK``
+    high in ``board``'s position (the explanation's, its moves made: a climbing Beetle's new stack
+    hides what lies behind it, but a height only the camera reports does not excuse a tile gone
+    from beside it) or seen at least ``TALL_STACK`` high."""
+    return any(board.height(n) >= HIDING_STACK or n in seen and seen[n].height >= TALL_STACK for n in neighbours(cell))
+
+
 def _leaning_tops(board: Board, seen: Scene) -> tuple[Scene, set[Hex]]:
     """``seen`` with the tops of tall stacks put back where they belong, and the cells they hid.
 
@@ -240,8 +248,8 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
             read = seen.get(cell)
             if read is None and expected is None:
                 continue
-            if read is None and cell in hidden | behind:  # perhaps there, out of sight behind the stack
-                unsure, unseen = unsure + 1, unseen + (cell in behind)
+            if read is None and (cell in hidden or cell in behind and _shaded(board, seen, cell)):
+                unsure, unseen = unsure + 1, unseen + (cell in behind)  # perhaps there, out of sight behind the stack
                 if unseen > 1:  # one tile, not a Beetle's origin as well: it moved
                     return None
                 continue

@@ -224,6 +224,17 @@ def test_a_tile_hidden_behind_a_beetle_that_just_climbed_does_not_stop_play(tabl
     assert [e.uhp for e in of(t.still(), "move")] == ["bS1 bA1-"]  # and back in sight, nothing amiss
 
 
+def test_an_illegal_climb_is_not_taken_for_a_tile_hidden_behind_the_stack_the_camera_reports(table) -> None:
+    """White's Beetle climbs onto its Grasshopper before the Queen is down: its cell is empty and
+    the stack reads two high. "Nothing moved, the Grasshopper misread and the Beetle hidden behind
+    that stack" would fit, but no stack of the position hides it: the climb is flagged."""
+    t = table("wG1", "bG1 wG1-", "wA1 -wG1", "bA1 bG1-", "wB1 /wG1", "bS1 bA1-")
+    t.hand()
+    t.force("wB1", (0, 0))
+    events = t.still()
+    assert kinds(events) == ["illegal"] and len(t.referee.record.moves) == 6
+
+
 def test_a_tall_stack_top_seen_on_the_next_cell_is_the_stack(table) -> None:
     """From an oblique camera the top of a tall stack can look like a tile lying on the next
     cell, over the piece there (the rendered benchmark: a four-high Beetle over the Queen)."""
