@@ -198,30 +198,25 @@ TOWER = ("wG1", "bG1 wG1-", "wQ -wG1", "bQ bG1-", "wB1 \\wQ", "bB1 bQ-", "wB1 wQ
          "bB1 bG1", "wA1 -wQ", "bB1 wG1", "wS1 \\wQ", "bS1 bQ-")  # wG1, wB1, bB1 three high at (0, 0)
 
 
-def test_a_tile_hidden_behind_a_tall_stack_does_not_stop_play(table) -> None:
-    t = table(*TOWER)
-    t.hand()
-    t.play("wA1 bS1-")
-    behind = t.transform.apply((1, 0))  # bG1, beside the tower, out of the camera's sight
-    events = t.still(tiles=tuple(s for s in t.seen() if s.cell != behind))
-    assert kinds(events) == ["move"] and uhps(t.referee)[-1] == "wA1 bS1-"
-    t.hand()
-    t.play("bA1 \\bQ")
-    assert [e.uhp for e in of(t.still(), "move")] == ["bA1 \\bQ"]  # and back in sight, nothing amiss
+BESIDE_QUEEN = ("wG1", "bG1 wG1-", "wQ -wG1", "bQ bG1-", "wB1 \\wQ", "bB1 bQ-", "wA1 -wQ", "bA1 bB1-")
 
 
-def test_a_tile_hidden_behind_a_beetle_that_just_climbed_does_not_stop_play(table) -> None:
-    """A Beetle climbs onto the Queen: a thick two-high stack, seen from an angle, hides most of
-    the tile beside it (the rendered benchmark: a black Mosquito beside a Beetle on a Pillbug)."""
-    t = table("wG1", "bG1 wG1-", "wQ -wG1", "bQ bG1-", "wB1 \\wQ", "bB1 bQ-", "wA1 -wQ", "bA1 bB1-")
+@pytest.mark.parametrize("history, move, behind, then", [
+    (TOWER, "wA1 bS1-", (1, 0), "bA1 \\bQ"),  # bG1, beside the three-high tower
+    # a Beetle climbs onto the Queen: a thick two-high stack, seen from an angle, hides most of the tile
+    # beside it, wG1 (the rendered benchmark: a black Mosquito beside a Beetle on a Pillbug)
+    (BESIDE_QUEEN, "wB1 wQ", (0, 0), "bS1 bA1-"),
+], ids=["tower", "beetle just climbed"])
+def test_a_tile_hidden_behind_a_stack_does_not_stop_play(table, history, move, behind, then) -> None:
+    t = table(*history)
     t.hand()
-    t.play("wB1 wQ")
-    behind = t.transform.apply((0, 0))  # wG1, beside the new stack
-    events = t.still(tiles=tuple(s for s in t.seen() if s.cell != behind))
-    assert kinds(events) == ["move"] and uhps(t.referee)[-1] == "wB1 wQ"
+    t.play(move)
+    hidden = t.transform.apply(behind)  # out of the camera's sight
+    events = t.still(tiles=tuple(s for s in t.seen() if s.cell != hidden))
+    assert kinds(events) == ["move"] and uhps(t.referee)[-1] == move
     t.hand()
-    t.play("bS1 bA1-")
-    assert [e.uhp for e in of(t.still(), "move")] == ["bS1 bA1-"]  # and back in sight, nothing amiss
+    t.play(then)
+    assert [e.uhp for e in of(t.still(), "move")] == [then]  # and back in sight, nothing amiss
 
 
 def test_an_illegal_climb_is_not_taken_for_a_tile_hidden_behind_the_stack_the_camera_reports(table) -> None:
