@@ -171,8 +171,8 @@ def _by_height(board: Board, scene: Scene, candidates: tuple[Explanation, ...]) 
 
 
 def _behind_tall_stacks(board: Board, seen: Scene) -> set[Hex]:
-    """Cells beside a stack at least ``HIDING_STACK`` high (known or seen): from an angle, the
-    stack can hide a tile lying there, so not seeing one says nothing."""
+    """Cells beside a stack at least ``HIDING_STACK`` high (known or seen): where a tile may lie out
+    of sight. Each explanation then takes only those ``_shaded`` in its own position."""
     tall = {c for c in board.stacks() if board.height(c) >= HIDING_STACK}
     tall.update(c for c, read in seen.items() if read.height >= HIDING_STACK)
     return {n for c in tall for n in neighbours(c)}
