@@ -10,7 +10,8 @@ import numpy as np
 from rules.pieces import Piece
 from vision.render.scene import Conditions, render_position
 from vision.tilemaps import TileMapper
-from vision.training.generate import _frame, map_errs
+from vision.zoom import WANTED_PITCH
+from vision.training.generate import _frame, _zoomed, map_errs
 from vision.training.targets import map_reading, top_pairs
 
 POSITION = {(0, 0): [Piece.parse("wQ")], (1, 0): [Piece.parse("bQ")], (0, 1): [Piece.parse("wA1")]}
@@ -62,3 +63,14 @@ def test_a_pinned_table_films_its_share_of_the_frames() -> None:
     tables = [_frame(rng, {"style": "a"}, None, ("felt", share))[2].table for share in (1.0, 1.0, 0.0, 0.0, 0.0)]
     assert tables[:2] == ["felt", "felt"]
     assert "felt" not in tables[2:] and len(set(tables[2:])) > 1
+
+
+def test_a_hive_that_looks_small_is_filmed_through_the_view_a_camera_zooms_to() -> None:
+    far = Conditions(seed=3, height_mm=2500)
+    frame, truth = render_position(POSITION, far)
+    assert truth.pitch_px < 20
+    zoomed, zoomed_truth = _zoomed(POSITION, far, frame, truth)
+    assert zoomed.shape == frame.shape and abs(zoomed_truth.pitch_px - WANTED_PITCH) < 2  # zoomed to the size aimed at
+    assert len(zoomed_truth.tiles) == 3 and not zoomed_truth.outside  # every top still in view
+    near, near_truth = render_position(POSITION, Conditions(seed=3))
+    assert _zoomed(POSITION, Conditions(seed=3), near, near_truth)[0] is near  # large enough: the whole view

@@ -147,6 +147,13 @@ def test_positions_are_laid_as_people_lay_them() -> None:
     assert len(game) == 4 and len(game[-1]) == 4
 
 
+def test_a_second_cluster_seeded_in_a_hole_of_the_first_fills_it_and_stops() -> None:
+    cluster = blob(np.random.default_rng(7260))  # its black cluster starts in a one-cell hole of the white one
+    colours = [stack[0].colour for stack in cluster.values()]
+    assert colours.count(Colour.BLACK) == 1 and colours.count(Colour.WHITE) >= 5
+    assert all(any((q + dq, r + dr) in cluster for dq, dr in DIRECTIONS) for q, r in cluster)
+
+
 def test_a_crop_of_the_sensor_shows_its_part_of_the_whole_view_larger() -> None:
     wide = replace(SOLID, hfov_deg=WIDE_HFOV_DEG, k1=-0.3, k2=0.09, fit_canvas=True, height_mm=900.0,
                    aim_mm=(250.0, 120.0), noise=0.0, blur=0.0, jpeg=100)  # the hive off-centre: barrel-bent

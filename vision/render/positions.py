@@ -78,6 +78,8 @@ def blob(rng: np.random.Generator) -> Position:
         grown = [seed_cell]
         while len(grown) < len(pieces):
             frontier = [c for c in _neighbours_of(grown) if c not in position and c not in grown]
+            if not frontier:  # seeded in a hole of the first cluster, and filled it: the rest stay in the box
+                break
             counts = np.array([sum(n in grown for n in _neighbours(c)) for c in frontier], float)
             grown.append(frontier[int(rng.choice(len(frontier), p=counts ** 2 / (counts ** 2).sum()))])
         position.update({cell: [piece] for cell, piece in zip(grown, pieces)})

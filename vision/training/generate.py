@@ -11,6 +11,9 @@ to tell apart the creatures of sets it never met rather than the few sets the st
 ``--hard`` keeps only the frames where the shipped tile map errs (a top missed or a phantom
 found) and that share of the others, for fine-tuning the map where it is weak; ``--table NAME``
 films that share (``--table-share``) of the frames on one table, one the map finds hard.
+``--zoomed`` takes that share of the frames through the crop of the sensor that a camera turns to
+where the hive looks small (``vision.zoom.view_for``, from the rendered tops), as the detector
+then reads them: the lens blur, motion streak and noise grown with the zoom.
 """
 
 from __future__ import annotations
@@ -26,12 +29,13 @@ import numpy as np
 
 from vision.render.icons import ICON_SETS, POOL_SETS, made_up_set
 from vision.render.positions import load_games, random_position
-from vision.render.scene import Conditions, FrameTruth, render_position
+from vision.render.scene import Conditions, FrameTruth, Position, render_position
 from vision.render.surfaces import PLANE_TABLES
 from vision.render.world import random_world
 from vision.tilemaps import TileMapper
 from vision.training.styles import TRAINING_STYLES
 from vision.training.targets import map_reading, map_targets, tile_crops
+from vision.zoom import WHOLE, view_for
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "boardspace-sgf"
 
@@ -82,29 +86,46 @@ def map_errs(mapper: TileMapper, frame: np.ndarray, truth: FrameTruth) -> bool:
     return bool(reading.missed or reading.phantoms)
 
 
-def _frame(rng: np.random.Generator, art: dict[str, Any], hard: float | None, table: tuple[str, float] | None
-           ) -> tuple[np.ndarray, FrameTruth, Conditions]:
+def _frame(rng: np.random.Generator, art: dict[str, Any], hard: float | None, table: tuple[str, float] | None,
+           zoomed: float = 0.0) -> tuple[np.ndarray, FrameTruth, Conditions]:
     """A rendered frame of a random position in a random world of ``art`` (its truth and
     conditions); with ``hard``, one where the shipped tile map errs, or one of the others with
-    that chance (or the last tried); with ``table`` (name, share), on that table with that chance."""
+    that chance (or the last tried); with ``table`` (name, share), on that table with that chance;
+    with chance ``zoomed``, through the view a camera zooms to on that frame (``_zoomed``)."""
     for _ in range(MAX_TRIES):
         position = random_position(rng, _games())
         pinned = {"table": table[0]} if table and rng.random() < table[1] else {}
         conditions = random_world(rng, **art, **pinned)
         frame, truth = render_position(position, conditions)
+        if zoomed and rng.random() < zoomed:
+            frame, truth = _zoomed(position, conditions, frame, truth)
         if hard is None or rng.random() < hard or map_errs(_mapper(), frame, truth):
             break
     return frame, truth, conditions
 
 
+def _zoomed(position: Position, conditions: Conditions, frame: np.ndarray, truth: FrameTruth
+            ) -> tuple[np.ndarray, FrameTruth]:
+    """The frame (and truth) of the view that ``vision.zoom`` turns to for a hive whose tops and
+    pitch are ``truth``'s (``frame`` and ``truth`` themselves where it keeps the whole view)."""
+    tops = np.array([tile.px for tile in truth.tiles if not tile.hidden_by_hand]).reshape(-1, 2)
+    if not len(tops) or truth.pitch_px <= 0:
+        return frame, truth
+    view = view_for(tops, truth.pitch_px, (frame.shape[1], frame.shape[0]))
+    if view == WHOLE:
+        return frame, truth
+    return render_position(position, conditions, view=(view.x, view.y, view.zoom))
+
+
 def _shard(out: Path, index: int, seed: int, styles: tuple[str, ...], made_up: float, hard: float | None = None,
-           table: tuple[str, float] | None = None) -> str:
+           table: tuple[str, float] | None = None, zoomed: float = 0.0) -> str:
     """Render one shard of SHARD_FRAMES frames to ``out/shard-{seed}-{index}.npz`` (only hard
-    ones, and that share of the others, with ``hard``; that share on one table, with ``table``)."""
+    ones, and that share of the others, with ``hard``; that share on one table, with ``table``;
+    that share through the view a camera zooms to, with ``zoomed``)."""
     rng = np.random.default_rng([seed, index])
     images, classes, centres, counts, crops, keys, frames = [], [], [], [], [], [], []
     for frame_index, (label, art) in enumerate(_sets(rng, styles, made_up, f"{seed}-{index}")):
-        frame, truth, conditions = _frame(rng, art, hard, table)
+        frame, truth, conditions = _frame(rng, art, hard, table, zoomed)
         targets = map_targets(frame, truth)
         images.append(targets.image)
         classes.append(targets.classes)
@@ -135,8 +156,11 @@ def main(argv: list[str] | None = None) -> None:
                         "share of the others (for fine-tuning it)")
     parser.add_argument("--table", choices=PLANE_TABLES, help="film a share of the frames on this table")
     parser.add_argument("--table-share", type=float, default=0.5, help="that share (default 0.5)")
+    parser.add_argument("--zoomed", type=float, default=0.0, help="share of the frames taken through the view a "
+                        "camera zooms to where the hive looks small (default 0)")
     args = parser.parse_args(argv)
-    for name, share in (("--made-up", args.made_up), ("--hard", args.hard), ("--table-share", args.table_share)):
+    for name, share in (("--made-up", args.made_up), ("--hard", args.hard), ("--table-share", args.table_share),
+                        ("--zoomed", args.zoomed)):
         if share is not None and not 0 <= share <= 1:
             parser.error(f"{name} is a share of the frames, from 0 to 1 (got {share})")
     args.out.mkdir(parents=True, exist_ok=True)
@@ -144,7 +168,8 @@ def main(argv: list[str] | None = None) -> None:
     with ProcessPoolExecutor(args.workers) as pool:
         for path in pool.map(_shard, [args.out] * shards, range(shards), [args.seed] * shards,
                              [TRAINING_STYLES] * shards, [args.made_up] * shards,
-                             [args.hard] * shards, [args.table and (args.table, args.table_share)] * shards):
+                             [args.hard] * shards, [args.table and (args.table, args.table_share)] * shards,
+                             [args.zoomed] * shards):
             print(path, flush=True)
 
 

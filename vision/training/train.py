@@ -67,6 +67,13 @@ style lower. Not kept: the same at the usual rate (ph -4.9 points), and a furthe
 it at three or ten times the rate (style a -3.7 and -6.1 points, ph +3.1 for both; the six
 training styles' sum lower).
 
+A fourth tile-map round (``--zoomed``: frames taken through the view a camera zooms to where the
+hive looks small, as the detector reads them) read more tops alone but lost an enrollment in the
+styles benchmark, and was not shipped (docs/benchmarks.md):
+
+    python -m vision.training.generate --out var/tune3 --frames 8000 --seed 62 --zoomed 0.8 &
+    python -m vision.training.train tilemap --data var/tune3 --minutes 50 --fine-tune
+
 Runs on a CPU (one thread each: ``OMP_NUM_THREADS=1`` lets both train side by side on two
 cores) or a GPU (``--device``, ``cuda`` where torch sees one), with ``--workers`` processes
 building batches; the minutes are wall-clock budgets, the learning rate following a cosine over
