@@ -193,10 +193,12 @@ def test_no_page_scrolls_sideways_on_a_phone(open_page, width):
 
 def test_replay_shows_the_game_and_a_missing_game_is_not_found(open_page, server):
     def finished():  # the demo game ends after 23 moves: White surrounds the black Queen
-        games = get_json(server.base + "/api/games")["games"]
-        return next((g for g in games if g.get("result") == "WhiteWins"), None)
+        games = get_json(server.base + "/api/games")["games"]  # one whose illegal attempt was seen (a run on
+        # a busy machine can miss it: the demo leaves the attempt a few seconds, as a player would)
+        return next((g for g in games if g.get("result") == "WhiteWins" and any(
+            e["kind"] == "illegal" for e in get_json(f"{server.base}/api/games/{g['id']}")["entries"])), None)
 
-    game = wait_for(finished, 120, "the demo game to end")
+    game = wait_for(finished, 180, "the demo game to end with its illegal attempt seen")
     page = open_page(f"/games/{game['id']}", DESKTOP)
     page.wait_for_selector("#moves li.current")  # the final position, its move marked and in view
     assert page.inner_text("#summary .result").startswith("White wins")  # words, not WhiteWins
