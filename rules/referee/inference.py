@@ -17,9 +17,9 @@ explain it:
   read may be wrong about the creature (or, where it just moved, the colour) of a piece whose
   identity the game already knows (it stayed put, or its origin shows which piece moved: a
   piece cannot turn into another, so that is the camera's mistake), one tile missing
-  beside a stack two or more high may be hidden by it (its absence proves nothing), and one tile seen in
-  a hole of the hive (or, read unsure, in a bay of it) where no move put a piece may be the table
-  seen through the hole.
+  beside a stack two or more high may be hidden by it (its absence proves nothing), and one tile seen
+  where no move put a piece may be no tile: read surely in a hole of the hive, the table seen
+  through the hole; read unsure anywhere, the table's print or a shadow.
 
 When nothing legal fits, ``attempts.reconstruct`` names the move someone attempted, or
 reports a misread; ``nearest_moves`` then says which legal moves come closest, for a person
@@ -51,7 +51,6 @@ _SEARCHES = [(0, False, False), (1, False, False), (2, False, False), (2, True, 
 LENIENT_AGREEING = 4
 TALL_STACK = 3  # a stack this high may show its top over the next cell from an oblique camera
 HIDING_STACK = 2  # ... and one this high may hide a tile beside it (thick tiles, a tilted camera)
-BAY_SIDES = 5  # neighbours of a bay in the hive where an unsure read may be the table, shaded
 
 
 # ------------------------------------------------------------------ verdicts
@@ -59,8 +58,8 @@ BAY_SIDES = 5  # neighbours of a bay in the hive where an unsure read may be the
 class Explanation:
     """Moves (forced passes included) explaining the scene under ``transform``;
     ``unsure`` counts the unsure reads it takes to be wrong; ``lenient``: found only leniently
-    (a sure read taken as wrong, a tile perhaps hidden by a tall stack, or the table seen
-    through a hole)."""
+    (a sure read taken as wrong, a tile perhaps hidden by a tall stack, or a tile seen taken for
+    none: ``_phantom``)."""
 
     moves: tuple[Move, ...]
     transform: Transform
@@ -219,16 +218,16 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
     the game knows which piece is there: a piece that stayed, or one that moved (its
     origin says which; a placed piece is known only from its read, so it must match); or
     the wrong colour of the right creature where a piece just moved (glare can wash a black
-    face white); and one tile unseen beside a stack two or more high may be hidden by it. Each counts as
-    an unsure read.
+    face white); one tile unseen beside a stack two or more high may be hidden by it; and one tile
+    seen where no move put a piece may be none (``_phantom``). Each counts as an unsure read.
     """
     relabels = 1 if lenient else 0
-    holes: set[Hex] = set()
+    phantoms: set[Hex] = set()
     behind: set[Hex] = set()  # cells beside tall stacks where one tile may lie out of sight
     if lenient:
         behind = _behind_tall_stacks(board, seen) - hidden
-        holes = _hole_phantom(before, seen)
-        seen = {c: read for c, read in seen.items() if c not in holes}
+        phantoms = _phantom(before, seen)
+        seen = {c: read for c, read in seen.items() if c not in phantoms}
     changes = changed(seen, reference)
     # cells that may stay as they are (now read as the position has them, or read unsure
     # where there is a piece, or unseen beside a tall stack) need no move; the others do
@@ -301,16 +300,16 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
         found = [] if unsure is None else [((), unsure)]
     else:
         search(count, (), set(), None)
-    return [(moves, unsure + len(holes)) for moves, unsure in found]
+    return [(moves, unsure + len(phantoms)) for moves, unsure in found]
 
 
-def _hole_phantom(before: Mapping[Hex, Label], seen: Scene) -> set[Hex]:
-    """The cell of a tile seen where the position ``before`` has none, in a hole of the hive (all
-    six neighbours seen, or five with the read unsure: a bay the tiles round it shade), if there is
-    exactly one: the table seen through the hole, taken for a tile."""
-    holes = {c for c in seen if c not in before
-             and sum(n in seen for n in neighbours(c)) >= (6 if seen[c].sure else BAY_SIDES)}
-    return holes if len(holes) == 1 else set()
+def _phantom(before: Mapping[Hex, Label], seen: Scene) -> set[Hex]:
+    """The cell of a tile seen where the position ``before`` has none, read surely in a hole of
+    the hive (all six neighbours seen) or read unsure anywhere, if there is exactly one: the table
+    seen through the hole, or its print or a shadow taken for a tile."""
+    phantoms = {c for c in seen if c not in before
+                and (not seen[c].sure or sum(n in seen for n in neighbours(c)) == 6)}
+    return phantoms if len(phantoms) == 1 else set()
 
 
 def _relabel_allowed(read: Label, expected: Label, arrived: bool) -> bool:

@@ -287,6 +287,20 @@ def test_an_unsure_tile_seen_in_a_bay_of_the_hive_is_the_table_there(table, conf
     assert (kinds(events) == ["move"] and uhps(t.referee)[-1] == "bG1 \\bQ") is recorded
 
 
+def test_an_unsure_tile_no_move_explains_beside_a_move_is_the_table_there(table) -> None:
+    """White's Ant is read surely beside an unsure black tile that no legal move could have put
+    there (it touches only White's tiles): the rendered world's phantom on a flowered cloth, read
+    as a Ladybug or an Ant at 0.36-0.43 beside a tile just moved. The move is recorded; the
+    phantom is taken for the table."""
+    t = table(*OPENING, config=RefereeConfig(stable_seconds=0.3, misread_after_seconds=0.5))
+    t.hand()
+    t.play("wA1 -wQ")
+    phantom = TileSighting(*t.transform.apply((-1, 1)), Colour.BLACK, Bug.LADYBUG, 0.4)
+    events = t.still(10, tiles=(*t.seen(), phantom))
+    assert kinds(events) == ["move"] and uhps(t.referee)[-1] == "wA1 -wQ"
+    assert [e.uhp for e in of(t.turn("bA1 bQ-"), "move")] == ["bA1 bQ-"]  # the phantom gone, nothing amiss
+
+
 def test_a_tile_seen_in_a_gap_open_to_the_table_is_no_phantom(table) -> None:
     t = table(*RING, game_type="Base", config=RefereeConfig(stable_seconds=0.3, misread_after_seconds=0.5))
     assert kinds(t.turn("wG1 wS1-")) == ["move"] and uhps(t.referee)[-1] == table_uhps(t)[-1]
