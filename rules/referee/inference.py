@@ -19,7 +19,8 @@ explain it:
   piece cannot turn into another, so that is the camera's mistake), one tile missing
   beside a stack two or more high may be hidden by it (its absence proves nothing), and one tile seen
   where no move put a piece may be no tile: read surely in a hole of the hive, the table seen
-  through the hole; read unsure anywhere, the table's print or a shadow.
+  through the hole; read unsure in a bay of it, or anywhere beside the moves that explain the
+  rest of the view, the table shaded, or its print.
 
 When nothing legal fits, ``attempts.reconstruct`` names the move someone attempted, or
 reports a misread; ``nearest_moves`` then says which legal moves come closest, for a person
@@ -51,6 +52,7 @@ _SEARCHES = [(0, False, False), (1, False, False), (2, False, False), (2, True, 
 LENIENT_AGREEING = 4
 TALL_STACK = 3  # a stack this high may show its top over the next cell from an oblique camera
 HIDING_STACK = 2  # ... and one this high may hide a tile beside it (thick tiles, a tilted camera)
+BAY_SIDES = 5  # neighbours of a bay in the hive where an unsure read may be the table, shaded
 
 
 # ------------------------------------------------------------------ verdicts
@@ -226,7 +228,7 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
     behind: set[Hex] = set()  # cells beside tall stacks where one tile may lie out of sight
     if lenient:
         behind = _behind_tall_stacks(board, seen) - hidden
-        phantoms = _phantom(before, seen)
+        phantoms = _phantom(before, seen, count > 0)
         seen = {c: read for c, read in seen.items() if c not in phantoms}
     changes = changed(seen, reference)
     # cells that may stay as they are (now read as the position has them, or read unsure
@@ -303,12 +305,17 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
     return [(moves, unsure + len(phantoms)) for moves, unsure in found]
 
 
-def _phantom(before: Mapping[Hex, Label], seen: Scene) -> set[Hex]:
-    """The cell of a tile seen where the position ``before`` has none, read surely in a hole of
-    the hive (all six neighbours seen) or read unsure anywhere, if there is exactly one: the table
-    seen through the hole, or its print or a shadow taken for a tile."""
+def _phantom(before: Mapping[Hex, Label], seen: Scene, beside_moves: bool) -> set[Hex]:
+    """The cell of a tile seen where the position ``before`` has none, if there is exactly one
+    that may be no tile: read surely, in a hole of the hive (all six neighbours seen: the table
+    seen through it); read unsure, in a bay of it (five: the table shaded there) or, where moves
+    explain the rest of the view (``beside_moves``), anywhere (the table's print or a shadow). An
+    unsure new tile on a board otherwise unchanged is left to be judged: it may be a placement
+    that breaks the rules, read unsure."""
+    def sides(cell: Hex) -> int:
+        return sum(n in seen for n in neighbours(cell))
     phantoms = {c for c in seen if c not in before
-                and (not seen[c].sure or sum(n in seen for n in neighbours(c)) == 6)}
+                and (sides(c) == 6 or not seen[c].sure and (beside_moves or sides(c) >= BAY_SIDES))}
     return phantoms if len(phantoms) == 1 else set()
 
 

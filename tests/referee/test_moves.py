@@ -301,6 +301,16 @@ def test_an_unsure_tile_no_move_explains_beside_a_move_is_the_table_there(table)
     assert [e.uhp for e in of(t.turn("bA1 bQ-"), "move")] == ["bA1 bQ-"]  # the phantom gone, nothing amiss
 
 
+def test_an_unsure_tile_placed_against_the_rules_on_a_board_otherwise_unchanged_is_flagged(table) -> None:
+    """Alone, an unsure new tile may be a placement that breaks the rules: it is judged, not taken
+    for the table (White's Ant beside Black's Queen only)."""
+    t = table(*OPENING, config=RefereeConfig(stable_seconds=0.3, misread_after_seconds=0.5))
+    t.hand()
+    ant = TileSighting(*t.transform.apply((3, 0)), Colour.WHITE, Bug.ANT, 0.4)
+    events = t.still(10, tiles=(*t.seen(), ant))
+    assert kinds(events) == ["illegal"] and of(events, "illegal")[0].uhp == "wA1 bQ-"
+
+
 def test_a_tile_seen_in_a_gap_open_to_the_table_is_no_phantom(table) -> None:
     t = table(*RING, game_type="Base", config=RefereeConfig(stable_seconds=0.3, misread_after_seconds=0.5))
     assert kinds(t.turn("wG1 wS1-")) == ["move"] and uhps(t.referee)[-1] == table_uhps(t)[-1]
