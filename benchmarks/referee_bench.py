@@ -67,7 +67,7 @@ from rules.hexgrid import Hex, distance, neighbours, rotate  # noqa: E402
 from rules.movegen import MOVERS, ant_moves, articulation_points, placeable_bugs  # noqa: E402
 from rules.observation import Observation  # noqa: E402
 from rules.record import GameRecord  # noqa: E402
-from rules.referee import Event, MisreadEvent, NeedsConfirmationEvent, Referee, RefereeConfig  # noqa: E402
+from rules.referee import NOTHING, Event, MisreadEvent, NeedsConfirmationEvent, Referee, RefereeConfig  # noqa: E402
 from rules.referee.identity import parse_renaming, renamed  # noqa: E402
 from rules.referee.registration import Transform  # noqa: E402
 from rules.referee.synthetic import Noise, Pace, Shot, add_noise, film, observe  # noqa: E402
@@ -201,10 +201,11 @@ def _answer(referee: Referee, question: NeedsConfirmationEvent, truth: Sequence[
 
 def _is_true(referee: Referee, candidate: str, truth: Sequence[Move]) -> bool:
     """Whether the MoveStrings ``candidate`` continue the referee's record as ``truth`` goes on
-    (after the game is retold, where the candidate begins by renaming a tile: ``wG1=wA1``)."""
+    (after the game is retold, where the candidate begins by renaming a tile: ``wG1=wA1``; none
+    for ``NOTHING``)."""
     board = referee.board.copy()
-    texts = candidate.split("; ")
-    if "=" in texts[0]:
+    texts = [] if candidate == NOTHING else candidate.split("; ")
+    if texts and "=" in texts[0]:
         old, new = parse_renaming(texts.pop(0))
         board = renamed(board, old, new.bug).board
     moves = list(board.move_stack) + [board.push_uhp(text) for text in texts]

@@ -147,7 +147,10 @@ class GameService:
         """
         with self._lock:
             made = time.time()
-            return self._commit(action(self.referee), made)
+            data = self._commit(action(self.referee), made)
+            if not data:  # settled without an event ("nothing" was played): the pages still change
+                self._publish([], made)
+            return data
 
     def _commit(self, events: list[Event], made: float) -> list[dict[str, Any]]:
         if not events:

@@ -17,6 +17,7 @@ tried), ``doubt`` (when a move out of turn is more likely the camera's mistake),
 """
 
 from .config import RefereeConfig
+from .doubt import NOTHING
 from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent,
                      NeedsConfirmationEvent, PassEvent, QueenDueEvent, RenamedEvent, TakebackEvent,
                      UndoEvent, ViewEvent)
@@ -25,6 +26,6 @@ from .table import Question, TablePosition, table_position
 from .view import Difference, Entry, MoveEntry, Pending, SeenPiece, SeenStack
 
 __all__ = ["Difference", "Entry", "Event", "GameOverEvent", "IllegalEvent", "MisreadEvent", "MoveEntry",
-           "MoveEvent", "NeedsConfirmationEvent", "PassEvent", "Pending", "QueenDueEvent", "Question", "Referee",
+           "MoveEvent", "NOTHING", "NeedsConfirmationEvent", "PassEvent", "Pending", "QueenDueEvent", "Question", "Referee",
            "RefereeConfig", "RenamedEvent", "SeenPiece", "SeenStack", "TablePosition", "TakebackEvent", "UndoEvent",
            "ViewEvent", "table_position"]

@@ -2,8 +2,9 @@
 
 The cells that changed are sorted into pieces that left (uncovering what they stood on),
 pieces that arrived, and stacks that vanished; one piece leaving and the same-looking
-piece arriving is a movement, a piece arriving alone a placement. Anything else is a
-``Misread`` (the camera, not the players, is probably wrong).
+piece arriving is a movement, a piece arriving alone a placement; beside such a move, one tile
+seen where the position has none may be no tile (``scene.phantom``: read unsure, the table's
+print or a shadow). Anything else is a ``Misread`` (the camera, not the players, is probably wrong).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from ..hexgrid import Hex
 from ..move import Move
 from ..pieces import Colour
 from .registration import Transform
-from .scene import Label, Scene, changed, label
+from .scene import Label, Scene, changed, label, phantom, tops
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,8 @@ def reconstruct(board: Board, seen: Scene, reference: Mapping[Hex, Label], trans
     if climbed and not isinstance(result, Attempt):
         cells |= climbed
         result = _single_change(board, seen, cells, transform)
+    if isinstance(result, Misread) and result.arrived > 1:
+        result = _beside_phantom(board, seen, cells, transform) or result
     if isinstance(result, Attempt) and board.is_legal(result.move):  # legal, yet the rest does not fit
         return Misread(f"{board.uhp(result.move)} would be legal, but the rest of the board does not match it",
                        tuple(sorted(cells)), 1, transform)
@@ -75,6 +78,16 @@ def reconstruct(board: Board, seen: Scene, reference: Mapping[Hex, Label], trans
         if isinstance(second, Attempt) and not legal:
             return Attempt((move,), second.move, transform)
     return result
+
+
+def _beside_phantom(board: Board, seen: Scene, cells: set[Hex], transform: Transform) -> Attempt | None:
+    """The illegal move tried, if one is, once the one tile seen that may be no tile is left out
+    (``scene.phantom``, beside a move)."""
+    for cell in phantom(tops(board), seen, beside_moves=True):
+        result = _single_change(board, {c: r for c, r in seen.items() if c != cell}, cells - {cell}, transform)
+        if isinstance(result, Attempt) and not board.is_legal(result.move):
+            return result
+    return None
 
 
 def _single_change(board: Board, seen: Scene, cells: set[Hex], transform: Transform) -> Attempt | Misread:

@@ -156,6 +156,15 @@ def unseen_move_reason(quiet_visit: float) -> str:
             "seemed to change: perhaps a move was not seen")
 
 
+NOTHING = "nothing"  # the candidate saying no move was played: the view's differences are the camera's
+
+
+RESUMED_REASON = ("the board shows moves the record lacks, and no hand was seen making them since the game was "
+                  f"resumed: made while hivecam was off, or the table's print read as tiles (then: {NOTHING})")
+"""Why a view that shows moves no hand was seen making, before any view showed the recorded position,
+is asked about."""
+
+
 def apart_message(board: Board, seen: Mapping[Hex, object], move: Move) -> str | None:
     """Why ``move`` may be no move at all (None if nothing says so): it ends ``APART`` or more
     cells from every other tile the camera sees and every stack of the position (of which there

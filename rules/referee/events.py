@@ -109,7 +109,8 @@ class RenamedEvent(Event):
 class NeedsConfirmationEvent(Event):
     """Several explanations fit (or the read is unsure): a person must pick one.
 
-    Each candidate is a MoveString, or two joined by ``"; "`` when both players moved.
+    Each candidate is a MoveString, or two joined by ``"; "`` when both players moved, or
+    ``doubt.NOTHING``: no move was made (the view's differences are the camera's).
     """
 
     kind: ClassVar[str] = "needs_confirmation"

@@ -39,7 +39,7 @@ from ..hexgrid import Hex, neighbours
 from ..pieces import Piece
 from .attempts import Attempt, Misread, reconstruct
 from .registration import Transform, candidate_transforms
-from .scene import Label, Read, Scene, changed, label, labels, moved, tops
+from .scene import Label, Read, Scene, changed, label, labels, moved, phantom, tops
 
 # The explanations tried, in order: up to three moves between two steady views, fewest
 # first; a loose search also follows a piece moved twice around the opponent's forced pass.
@@ -52,7 +52,6 @@ _SEARCHES = [(0, False, False), (1, False, False), (2, False, False), (2, True, 
 LENIENT_AGREEING = 4
 TALL_STACK = 3  # a stack this high may show its top over the next cell from an oblique camera
 HIDING_STACK = 2  # ... and one this high may hide a tile beside it (thick tiles, a tilted camera)
-BAY_SIDES = 5  # neighbours of a bay in the hive where an unsure read may be the table, shaded
 
 
 # ------------------------------------------------------------------ verdicts
@@ -61,7 +60,7 @@ class Explanation:
     """Moves (forced passes included) explaining the scene under ``transform``;
     ``unsure`` counts the unsure reads it takes to be wrong; ``lenient``: found only leniently
     (a sure read taken as wrong, a tile perhaps hidden by a tall stack, or a tile seen taken for
-    none: ``_phantom``)."""
+    none: ``scene.phantom``)."""
 
     moves: tuple[Move, ...]
     transform: Transform
@@ -221,14 +220,14 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
     origin says which; a placed piece is known only from its read, so it must match); or
     the wrong colour of the right creature where a piece just moved (glare can wash a black
     face white); one tile unseen beside a stack two or more high may be hidden by it; and one tile
-    seen where no move put a piece may be none (``_phantom``). Each counts as an unsure read.
+    seen where no move put a piece may be none (``scene.phantom``). Each counts as an unsure read.
     """
     relabels = 1 if lenient else 0
     phantoms: set[Hex] = set()
     behind: set[Hex] = set()  # cells beside tall stacks where one tile may lie out of sight
     if lenient:
         behind = _behind_tall_stacks(board, seen) - hidden
-        phantoms = _phantom(before, seen, count > 0)
+        phantoms = phantom(before, seen, count > 0)
         seen = {c: read for c, read in seen.items() if c not in phantoms}
     changes = changed(seen, reference)
     # cells that may stay as they are (now read as the position has them, or read unsure
@@ -303,20 +302,6 @@ def _explanations(board: Board, seen: Scene, hidden: set[Hex], reference: Mappin
     else:
         search(count, (), set(), None)
     return [(moves, unsure + len(phantoms)) for moves, unsure in found]
-
-
-def _phantom(before: Mapping[Hex, Label], seen: Scene, beside_moves: bool) -> set[Hex]:
-    """The cell of a tile seen where the position ``before`` has none, if there is exactly one
-    that may be no tile: read surely, in a hole of the hive (all six neighbours seen: the table
-    seen through it); read unsure, in a bay of it (five: the table shaded there) or, where moves
-    explain the rest of the view (``beside_moves``), anywhere (the table's print or a shadow). An
-    unsure new tile on a board otherwise unchanged is left to be judged: it may be a placement
-    that breaks the rules, read unsure."""
-    def sides(cell: Hex) -> int:
-        return sum(n in seen for n in neighbours(cell))
-    phantoms = {c for c in seen if c not in before
-                and (sides(c) == 6 or not seen[c].sure and (beside_moves or sides(c) >= BAY_SIDES))}
-    return phantoms if len(phantoms) == 1 else set()
 
 
 def _relabel_allowed(read: Label, expected: Label, arrived: bool) -> bool:

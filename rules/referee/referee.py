@@ -31,8 +31,8 @@ from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent
                      UndoEvent, ViewEvent)
 from .apart import set_aside
 from .attempts import Attempt, Misread, offender
-from .doubt import (MOST_AT_ONCE, colour_doubt, lenient_moves_reason, many_moves_reason, missed_move_message,
-                    second_move_message, unconfirmed_message, unseen_move_reason, view_doubt)
+from .doubt import (MOST_AT_ONCE, NOTHING, colour_doubt, lenient_moves_reason, many_moves_reason, missed_move_message,
+                    RESUMED_REASON, second_move_message, unconfirmed_message, unseen_move_reason, view_doubt)
 from .identity import Renaming, parse_renaming, renamed, suspects
 from .inference import Explained, Explanation, judge, nearest_moves
 from .scene import Label, Scene, labels, moved, scene_of, tops
@@ -193,6 +193,8 @@ class Referee:
 
     def _explained(self, verdict: Explained, scene: Scene, since: float) -> list[Event]:
         candidates = verdict.candidates
+        if self._unconfirmed() and not self._hand and any(e.moves for e in candidates):
+            return self._ask(candidates, scene, since, RESUMED_REASON)  # made while hivecam was off, or misread
         if len(candidates) > 1:
             settled = since + self.config.unsure_wait_seconds
             if any(e.unsure for e in candidates) and self._time < settled:
@@ -219,6 +221,11 @@ class Referee:
         if not chosen.moves:
             return [TakebackEvent(self._time, len(self.record.moves))] if pending else []
         return self._play(chosen.moves, since)
+
+    def _unconfirmed(self) -> bool:
+        """Whether no view has shown the recorded position yet (a game resumed from its record,
+        or picked up from the table)."""
+        return self._transform is None and bool(self.board.stacks())
 
     def _carry_or_ask(self, candidates: tuple[Explanation, ...], scene: Scene, since: float) -> list[Event]:
         """The board changes again while a question about an unsure read is held back: up to
@@ -309,7 +316,11 @@ class Referee:
 
     def _put(self, options: dict[str, Explanation], scene: Scene, since: float, reason: str,
              renamings: dict[str, Renaming] | None = None) -> list[Event]:
-        """Put ``options`` (candidate text -> explanation) to a person, unless already put."""
+        """Put ``options`` (candidate text -> explanation) to a person, unless already put; before
+        any view has shown the recorded position, with ``NOTHING`` among them (the camera, new to
+        this table, may read its print as tiles: the record is right)."""
+        if self._unconfirmed() and options:
+            options = options | {NOTHING: Explanation((), next(iter(options.values())).transform, 0)}
         self._carried = None
         pending = self._pending
         if isinstance(pending, _Choice) and pending.options.keys() == options.keys():
@@ -418,7 +429,7 @@ class Referee:
         if any(not m.is_pass for m in before):  # the view changed in two places
             message = second_move_message(before, move)
             return self._misread(Misread(message, _cells(move), 1, attempt.transform), scene, since)
-        if self._transform is None and self.board.stacks():  # no view has shown the recorded position yet
+        if self._unconfirmed():
             return self._misread(Misread(unconfirmed_message(self.board, move), _cells(move), 1, attempt.transform),
                                  scene, since)
         if offender(self.board, move) is self.board.turn or self._quiet_visit is None:
@@ -447,6 +458,8 @@ class Referee:
             return []
         pending = self._pending
         nearest = nearest_moves(self.board, moved(scene, misread.transform))
+        if self._unconfirmed():  # the record may be right, and the camera, new to this table, wrong
+            nearest += (NOTHING,)
         if isinstance(pending, _Misread) and pending.event.message == misread.message:
             # said already: keep the reading current without saying it again
             self._pending = _Misread(scene, misread.transform, pending.since, pending.event, nearest)
@@ -457,11 +470,16 @@ class Referee:
 
     # --------------------------------------------------------- a person's word
     def confirm(self, choice: str) -> list[Event]:
-        """Pick one candidate of a pending ``needs_confirmation`` (its exact text)."""
+        """Pick one candidate of a pending ``needs_confirmation`` or misread (its exact text;
+        ``NOTHING``: no move was made, and what the view shows besides is the camera's)."""
         pending = self._pending
         if isinstance(pending, _Misread):
             if " ".join(choice.split()) not in pending.candidates:
                 raise ValueError(f"{choice!r} is not one of the candidates: {', '.join(pending.candidates) or 'none'}")
+            if choice.strip() == NOTHING:
+                self._pending, self._unexplained_since, self._judged = None, None, None
+                self._vouch(pending)
+                return []
             return self.correct(choice)
         if not isinstance(pending, _Choice):
             raise ValueError("there is nothing to confirm: no needs_confirmation is pending")
@@ -545,11 +563,14 @@ class Referee:
                 return []
             return self._ask(verdict.candidates, misread.scene, misread.since,
                              "the view shows more moves than were corrected")
-        # the person vouches for the view: it shows the position where its tiles lie, and
-        # what still differs is misread
+        self._vouch(misread)
+        return []
+
+    def _vouch(self, misread: _Misread) -> None:
+        """A person vouches for the view that made no sense: it shows the position where its
+        tiles lie, and what still differs is misread (it stays the camera's while it looks the same)."""
         self._accept(misread.scene, best_fit(labels(misread.scene), tops(self.board),
                                              self._transform or misread.transform, self.config.allow_mirror))
-        return []
 
     def replace_last(self, moves_uhp: str) -> list[Event]:
         """A person says the last recorded move was really ``moves_uhp`` (one MoveString, or

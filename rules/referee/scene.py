@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from ..board import Board
-from ..hexgrid import Hex
+from ..hexgrid import Hex, neighbours
 from ..observation import Observation
 from ..pieces import Bug, Colour, Piece
 from .registration import Transform
 
 Label = tuple[Colour, Bug]
+BAY_SIDES = 5  # neighbours of a bay in the hive where an unsure read may be the table, shaded
 
 
 @dataclass(frozen=True)
@@ -63,3 +64,17 @@ def changed(seen: Scene, reference: Mapping[Hex, Label]) -> set[Hex]:
     cells = {c for c, read in seen.items() if reference.get(c) != read.label}
     cells.update(c for c in reference if c not in seen)
     return cells
+
+
+def phantom(before: Mapping[Hex, Label], seen: Scene, beside_moves: bool) -> set[Hex]:
+    """The cell of a tile seen where the position ``before`` has none, if there is exactly one
+    that may be no tile: read surely, in a hole of the hive (all six neighbours seen: the table
+    seen through it); read unsure, in a bay of it (five: the table shaded there) or, where moves
+    (legal or not) explain the rest of the view (``beside_moves``), anywhere (the table's print or
+    a shadow). An unsure new tile on a board otherwise unchanged is left to be judged: it may be a
+    placement that breaks the rules, read unsure."""
+    def sides(cell: Hex) -> int:
+        return sum(n in seen for n in neighbours(cell))
+    phantoms = {c for c in seen if c not in before
+                and (sides(c) == 6 or not seen[c].sure and (beside_moves or sides(c) >= BAY_SIDES))}
+    return phantoms if len(phantoms) == 1 else set()

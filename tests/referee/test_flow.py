@@ -10,10 +10,10 @@ from table_sim import Table, kinds, of, record_of, uhps
 
 from rules import Bug, Colour, Piece, RuleOptions
 from rules.explain import Rule
-from rules.observation import Observation
+from rules.observation import Observation, TileSighting
 from rules.pgn import format_pgn
 from rules.record import IllegalAttempt
-from rules.referee import Referee, RefereeConfig
+from rules.referee import NOTHING, Referee, RefereeConfig
 from rules.referee.registration import Transform
 
 OPENING = ("wG1", "bG1 wG1-", "wQ -wG1", "bQ bG1-")  # wQ(-1,0) wG1(0,0) bG1(1,0) bQ(2,0)
@@ -255,6 +255,60 @@ def test_a_resumed_game_is_not_ruled_on_before_the_camera_has_seen_its_recorded_
     t.hand()
     t.force("wA1", (2, -1))
     assert of(t.still(), "illegal")[0].rule == Rule.PLACE_TOUCHING_OPPONENT.value
+
+
+def _with_phantom(t: Table, piece: str, cell: tuple[int, int]) -> tuple:
+    """The table's sightings plus one of ``piece`` on ``cell`` that is not on the table (its print)."""
+    t.force(piece, cell)
+    seen = t.seen()
+    t.take_back()
+    return tuple(seen)
+
+
+def test_a_move_no_hand_made_before_the_recorded_position_was_seen_is_asked_about() -> None:
+    record = record_of("Base+MLP", *OPENING)  # White to move
+    t = Table(Referee.resume(record, RefereeConfig(stable_seconds=0.3)))
+    printed = _with_phantom(t, "wA1", (-2, 0))  # a mat's print read as a white Ant where one may be placed
+    events = t.still(tiles=printed)
+    assert kinds(events) == ["needs_confirmation"]
+    assert of(events, "needs_confirmation")[0].candidates == ("wA1 -wQ", NOTHING)
+    assert len(record.moves) == len(OPENING)
+    assert kinds(t.referee.confirm(NOTHING)) == [] and len(record.moves) == len(OPENING)
+    assert kinds(t.still(tiles=printed)) == []  # the print stays, as it was seen then
+    print_only = [s for s in printed if s not in t.seen()]
+    t.hand()
+    t.play("wS1 /wQ")
+    events = t.still(tiles=(*t.seen(), *print_only))
+    assert [e.uhp for e in of(events, "move")] == ["wS1 /wQ"]
+
+
+def test_a_tile_no_move_could_lay_before_the_recorded_position_was_seen_may_be_vouched_for() -> None:
+    record = record_of("Base+MLP", *OPENING)
+    config = RefereeConfig(stable_seconds=0.3, misread_after_seconds=0.5)
+    t = Table(Referee.resume(record, config))
+    printed = (*t.seen(), TileSighting(*t.transform.apply((0, 1)), Colour.WHITE, Bug.QUEEN, 0.99))  # a second Queen
+    events = t.still(10, tiles=printed)
+    assert kinds(events) == ["misread"] and NOTHING in t.referee.pending().candidates
+    assert t.referee.confirm(NOTHING) == [] and t.referee.pending() is None
+    assert kinds(t.still(10, tiles=printed)) == [] and len(record.moves) == len(OPENING)
+    t.hand()
+    t.play("wA1 -wQ")
+    assert [e.uhp for e in of(t.still(tiles=(*t.seen(), printed[-1])), "move")] == ["wA1 -wQ"]
+
+
+def test_a_move_made_while_hivecam_was_off_is_recorded_once_a_person_says_so() -> None:
+    record = record_of("Base+MLP", *OPENING)
+    t = Table(Referee.resume(record, RefereeConfig(stable_seconds=0.3)))
+    t.play("wA1 -wQ")  # played while the camera was off: no hand is seen
+    assert of(t.still(), "needs_confirmation")[0].candidates == ("wA1 -wQ", NOTHING)
+    events = t.referee.confirm("wA1 -wQ")
+    assert [(e.uhp, e.confirmed) for e in of(events, "move")] == [("wA1 -wQ", True)]
+
+
+def test_a_move_a_hand_made_in_a_resumed_game_is_recorded_unasked() -> None:
+    record = record_of("Base+MLP", *OPENING)
+    t = Table(Referee.resume(record, RefereeConfig(stable_seconds=0.3)))
+    assert [e.uhp for e in of(t.turn("wA1 -wQ"), "move")] == ["wA1 -wQ"]
 
 
 def test_a_resumed_game_that_is_already_over_stays_over() -> None:

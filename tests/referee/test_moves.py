@@ -9,6 +9,7 @@ import pytest
 from table_sim import kinds, of, table_uhps, uhps
 
 from rules import Bug, Colour, Piece
+from rules.explain import Rule
 from rules.observation import TileSighting
 from rules.referee import RefereeConfig
 from rules.referee.registration import Transform
@@ -309,6 +310,19 @@ def test_an_unsure_tile_placed_against_the_rules_on_a_board_otherwise_unchanged_
     ant = TileSighting(*t.transform.apply((3, 0)), Colour.WHITE, Bug.ANT, 0.4)
     events = t.still(10, tiles=(*t.seen(), ant))
     assert kinds(events) == ["illegal"] and of(events, "illegal")[0].uhp == "wA1 bQ-"
+
+
+def test_an_illegal_move_beside_an_unsure_tile_no_move_explains_is_ruled_on(table) -> None:
+    """A piece moved against the rules, and beside it an unsure tile where there is none (seed 4's
+    world referee: a Beetle climbed off the hive's only link, and the table beside the spot it
+    left showed a white Ladybug at 0.33): the move is ruled on, not called a misread of two tiles
+    appearing."""
+    t = table(*OPENING, config=RefereeConfig(stable_seconds=0.3, misread_after_seconds=0.5))
+    t.hand()
+    t.force("wG1", (3, 0))  # hops over both black tiles, leaving White's Queen alone
+    phantom = TileSighting(*t.transform.apply((0, 1)), Colour.WHITE, Bug.LADYBUG, 0.33)
+    events = t.still(10, tiles=(*t.seen(), phantom))
+    assert kinds(events) == ["illegal"] and of(events, "illegal")[0].rule == Rule.ONE_HIVE.value
 
 
 def test_a_tile_seen_in_a_gap_open_to_the_table_is_no_phantom(table) -> None:

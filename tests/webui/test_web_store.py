@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -9,9 +10,9 @@ import pytest
 from webhelpers import Table
 
 from rules import RuleOptions
-from rules.pieces import Colour
+from rules.pieces import Colour, Piece
 from rules.record import GameRecord
-from rules.referee import RefereeConfig
+from rules.referee import NOTHING, RefereeConfig
 from webui.game import GameService
 from webui.hub import Hub
 from webui.store import DamagedGame, GameStore
@@ -95,9 +96,33 @@ def test_a_new_service_resumes_the_latest_game(tmp_path):
     assert [m["uhp"] for m in state["moves"]] == ["wS1", "bG1 -wS1", "wG1 wS1-", "bQ -bG1"]
     assert state["warnings"] == {"w": 1, "b": 0} and state["illegal_move_limit"] == 5
     assert resumed.clock() >= state["moves"][-1]["time"]  # the game clock goes on, never back
-    table.service = resumed  # the table is still there: play on
+    table.service = resumed  # the table is still there: seen as recorded, then play goes on
+    table.show(table.board.stacks())
     table.play("wQ wS1\\")
     assert len(resumed.snapshot()["moves"]) == 5
+
+
+def test_a_resumed_game_asks_about_a_tile_no_hand_laid_and_nothing_keeps_the_record(tmp_path):
+    store = GameStore(tmp_path / "log.sqlite3")
+    service = GameService(store, Hub(), RefereeConfig(stable_seconds=0.2))
+    table = Table(service)
+    table.play("wS1", "bG1 -wS1")
+    store.close()
+
+    resumed = GameService(GameStore(tmp_path / "log.sqlite3"), Hub(), RefereeConfig(stable_seconds=0.2))
+    table.service = resumed
+    page = resumed.hub.subscribe()
+    table.show(table.board.stacks() | {(1, 0): [Piece.parse("wA1")]})  # a mat's print read as a white Ant
+    pending = resumed.snapshot()["pending"]
+    assert pending["kind"] == "needs_confirmation" and pending["candidates"] == ["wA1 wS1-", NOTHING]
+    while not page.queue.empty():
+        page.queue.get_nowait()
+    assert resumed.act(lambda referee: referee.confirm(NOTHING)) == []
+    assert [m["uhp"] for m in resumed.snapshot()["moves"]] == ["wS1", "bG1 -wS1"]
+    told = json.loads(page.queue.get_nowait().split("data: ", 1)[1])
+    assert told["state"]["pending"] is None  # the page drops the question at once
+    table.play("wA1 wS1/")
+    assert [m["uhp"] for m in resumed.snapshot()["moves"]][-1] == "wA1 wS1/"
 
 
 def test_a_damaged_log_is_kept_aside_and_a_new_one_begins(tmp_path):

@@ -41,7 +41,9 @@
   }
 
   function confirmButton(move) {
-    return { label: `It was ${move}`, run: b => CONTROL.act(CONTROL.ROUTES.confirm, { move }, b) };
+    const label = move === "nothing" // rules.referee.NOTHING: no move was made, the camera misreads the table
+      ? "Nothing was played: the camera misreads the table" : `It was ${move}`;
+    return { label, run: b => CONTROL.act(CONTROL.ROUTES.confirm, { move }, b) };
   }
 
   // The differences in a few lines: pieces only on the table, pieces only in the game, and cells
