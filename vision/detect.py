@@ -27,7 +27,7 @@ from vision.bare_table import BareTable
 from vision.creatures import CreatureEmbedder, turned
 from vision.doubts import FAINT_TOP, bridges, confirmed, first_top, holes
 from vision.features import rectified_crop
-from vision.glare import glared
+from vision.glare import clipped, glared
 from vision.lattice import basis_pitch
 from vision.locate import Located, LocatedTile, place_tops
 from vision.motion import MotionMap, touching
@@ -59,13 +59,15 @@ WHITE_CLASSES = np.array([colour is Colour.WHITE for colour, _ in CLASSES])
 @dataclass(frozen=True)
 class _Reading:
     """How one frame's located tops were read: (T, classes) weights, (T,) which are guesses (no
-    print showed), and whether a hand hid the hive then."""
+    print showed), whether a hand hid the hive then, and (T,) which tops a darker frame may show
+    better (the guesses, and tops whose print glare clips in part)."""
 
     tiles: list[LocatedTile]
     weights: np.ndarray
     guessed: np.ndarray
     occluded: bool
     timestamp: float
+    for_darker: np.ndarray
 
     def guesses(self) -> list[tuple[float, float]]:
         """Where (frame pixels) the tops read as guesses lie."""
@@ -200,7 +202,8 @@ class Detector:
                             pitch)
         if self.light is not None:
             self.light.learn(captured, located.maps.not_table().astype(np.uint8), occluded)
-        self._reading = _Reading(located.tiles, weights, guessed, occluded, timestamp)
+        for_darker = guessed | _clipped(captured, located.tiles)
+        self._reading = _Reading(located.tiles, weights, guessed, occluded, timestamp, for_darker)
         observation = self._reading.observation()
         self._last = captured, observation
         return observation
@@ -215,30 +218,31 @@ class Detector:
         return [px for px in glared(*self._last) if px in guesses]
 
     def wants_darker(self) -> bool:
-        """Whether a darker frame of the last frame's view may show the print of tops it did not:
-        with no hand in it, a top showed no print that no darker frame was looked at for since it
-        last moved (one a darker frame could not read either is left to the person at the table:
-        a lamp too bright, a face washed out by something else than glare). Hand such a frame to
-        ``read_darker``."""
+        """Whether a darker frame of the last frame's view may show the print of tops better: with
+        no hand in it, a top showed no print, or part of its middle lay at the sensor's white, and
+        no darker frame was looked at for it since it last moved (one a darker frame could not read
+        either is left to the person at the table: a lamp too bright, a face washed out by something
+        else than glare). Hand such a frame to ``read_darker``."""
         reading = self._reading
         return reading is not None and not reading.occluded and any(
-            guess and not self.still.tried_darker(tile.centre) for tile, guess in zip(reading.tiles, reading.guessed))
+            wanted and not self.still.tried_darker(tile.centre) for tile, wanted in zip(reading.tiles, reading.for_darker))
 
     def read_darker(self, frame: np.ndarray) -> Observation | None:
-        """The last frame's observation with the tops whose print it did not show (a lamp's glare,
-        clipped at the sensor's white) read again from ``frame``: the same still view, taken at a
-        shorter exposure (``vision.glare.DARKER``), where the glare stays under white and the print shows
-        through it. Those reads stand while the tops lie still. None if no such top shows its print
-        in ``frame``, or the last frame had a hand in it or was another view's (``look_through``
-        since)."""
+        """The last frame's observation with the tops whose print it did not show, or showed
+        clipped in part at the sensor's white (a lamp's glare), read again from ``frame``: the same
+        still view, taken at a shorter exposure (``vision.glare.DARKER``), where the glare stays under
+        white and the print shows through it. Those reads stand while the tops lie still. None if no
+        such top shows its print in ``frame`` (unclipped, for a top whose print showed before), or
+        the last frame had a hand in it or was another view's (``look_through`` since)."""
         reading, last = self._reading, self._last
-        if reading is None or last is None or reading.occluded or not reading.guessed.any():
+        if reading is None or last is None or reading.occluded or not reading.for_darker.any():
             return None
         if self.camera is not None:
             frame = self._lens(frame.shape).undistort(frame)
-        washed = np.flatnonzero(reading.guessed)
-        crops = [rectified_crop(frame, reading.tiles[i].centre, reading.tiles[i].basis) for i in washed]
-        shown = ~printless(crops)
+        washed = np.flatnonzero(reading.for_darker)
+        tiles = [reading.tiles[i] for i in washed]
+        crops = [rectified_crop(frame, tile.centre, tile.basis) for tile in tiles]
+        shown = ~printless(crops) & (reading.guessed[washed] | ~_clipped(frame, tiles))
         for index in washed[~shown]:
             self.still.keep_darker(reading.tiles[index].centre, None)
         if not shown.any():
@@ -325,6 +329,13 @@ class Detector:
             weights[unsure] = self.profile.class_weights([np.vstack([views[i], view[None]])
                                                           for i, view in zip(unsure, again)])
         return self.profile.reweigh(weights, crops)
+
+
+def _clipped(frame: np.ndarray, tiles: list[LocatedTile]) -> np.ndarray:
+    """(T,) which ``tiles`` have part of their middle at the sensor's white (``vision.glare.clipped``)."""
+    if not tiles:
+        return np.zeros(0, bool)
+    return clipped(frame, np.array([t.centre for t in tiles]), basis_pitch(np.array([t.basis for t in tiles])))
 
 
 def _second_opinions(located: Located, settled: list[Peak]) -> list[Peak]:

@@ -6,11 +6,13 @@ training styles, 150 frames each, one photo enrolled) the tops ``glared`` finds 
 the tops, in 5-10 % of the frames, and were read wrong 33-77 % of the time against 0.4-5.1 % for
 the rest: 13-63 % of all wrong reads by style. The reflection adds light to the print rather than
 hiding it: only the sensor's white clips it. So a camera whose exposure can be set takes one
-frame of the still view DARKER where tops show no print (``Detector.wants_darker``), where the
-reflection stays under white and the print shows through it, and the detector reads those tops
-from it (``Detector.read_darker``); a lamp so bright that even that frame clips is for the person
-at the table to move, and the live page says so while it lasts. Enrollment learns no creature from a
-washed-out top where the photos show another of it.
+frame of the still view DARKER where tops show no print, or where part of a top's middle lies
+at the sensor's white (``clipped``: glare that dims the print but clips some of it, or a white face
+exposed to white; ``Detector.wants_darker``), where the reflection stays under white and the print
+shows through it, and the detector reads those tops from it (``Detector.read_darker``); a lamp
+so bright that even that frame clips is for the person at the table to move, and the live page
+says so while it lasts. Enrollment learns no creature from a washed-out top where the photos show
+another of it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ WHITE = 245  # every channel at least this: the sensor's white
 WHITE_SHARE = 0.5  # of a top's middle, for glare ...
 FLAT = 4.0  # ... with a grey spread under this: no print shows through it
 MIDDLE = 1 / 6  # the middle's half-width, in pitches
+CLIPPED_REACH = 0.25  # pitches round a top's centre ...
+CLIPPED_SHARE = 0.1  # ... of which this share at the sensor's white clips part of its print: a darker frame shows it whole
 DARKER = 0.4  # exposure of the darker frame, of the metered one (-1.3 EV): a face at 0.8 of white under
 # the brightest glare of one lamp that the wide world draws (1.5 times white) stays under white. Rendered so,
 # the washed-out tops of three styles' frames (seed 1) were read right 35 of 37, 34 of 35, 38 of 42 times
@@ -47,6 +51,18 @@ def glared(frame: np.ndarray, observation: Observation) -> list[tuple[float, flo
         if middle.size and _washed(middle):
             found.append(tile.px)
     return found
+
+
+def clipped(frame: np.ndarray, centres: np.ndarray, pitches: np.ndarray) -> np.ndarray:
+    """(T,) which tops at ``centres`` (T, 2; frame pixels, ``pitches`` (T,) apart) have part of
+    their middle at the sensor's white in the BGR ``frame`` as captured (glare, or a white face
+    exposed to white): a print only dimmed is read as it is, but where it is clipped some is lost."""
+    out = np.zeros(len(centres), bool)
+    for index, ((x, y), pitch) in enumerate(zip(np.round(np.asarray(centres, float)).astype(int), pitches)):
+        half = max(1, round(CLIPPED_REACH * float(pitch)))
+        middle = frame[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
+        out[index] = bool(middle.size) and (middle.min(axis=2) >= WHITE).mean() >= CLIPPED_SHARE
+    return out
 
 
 def washed_crop(crop: np.ndarray) -> bool:

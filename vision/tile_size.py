@@ -3,8 +3,8 @@
 Tiles far off or under a wide lens show little of their creature: in the wide-world benchmark
 (one photo enrolled, 200 frames of each of 8 styles), tops under 20 pixels apart were read right
 71-95 % of the time (by style), from 30 pixels on 91-99 %, and under 20 pixels a tenth or more
-of the tiles were missed. Enrollment refuses a photo whose tiles lie under ``READABLE_PITCH``
-apart; the live page warns of such a view.
+of the tiles were missed. The live page warns of a view whose tiles lie under ``READABLE_PITCH``
+apart; enrollment asks for larger ones (``vision.enroll.LEARN_PITCH``).
 """
 
 from __future__ import annotations

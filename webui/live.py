@@ -8,8 +8,9 @@ tiles look too small to read reliably (a camera too far off, a wide lens), the p
 how near to bring it; while a lamp's glare washes out tops, it says to move the lamp. A
 camera that can crop its sensor is turned to a larger view of a hive that looks small
 (``vision.zoom``); the recogniser is told of each new view and starts afresh on it. A camera
-whose exposure can be set takes one darker frame where tops show no print (``vision.glare``):
-the recogniser reads them from it, and darker frames are never read as the board.
+whose exposure can be set takes one darker frame where tops show no print or show it clipped
+at the sensor's white (``vision.glare``): the recogniser reads them from it, and darker frames are
+never read as the board.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import pytest
 from rules.observation import Observation, TileSighting
 from rules.pieces import Bug, Colour, Piece
 from vision.detect import Detector
-from vision.glare import DARKER, glared
+from vision.glare import DARKER, clipped, glared
 from vision.profile import demo_profile
 from vision.render.lighting import Lamp
 from vision.render.scene import Conditions, render_position
@@ -41,6 +41,33 @@ def test_white_but_printed_or_merely_pale_tops_are_not_glare() -> None:
     frame[30:70, 140:180] = 225  # an ivory face, not at the sensor's white
     tops = tuple(TileSighting(q, 0, Colour.WHITE, Bug.ANT, px=(40.0 + 60 * q, 50.0)) for q in range(3))
     assert glared(frame, Observation(tops)) == [(40.0, 50.0)]
+
+
+def test_a_top_whose_print_glare_clips_in_part_is_found_but_not_a_pale_or_dark_one() -> None:
+    frame = np.full((100, 400, 3), 90, np.uint8)
+    frame[30:70, 20:60] = 200
+    frame[40:50, 30:50] = 255  # a fifth of the middle clipped, the print showing round it
+    frame[30:70, 80:120] = 225  # an ivory face, not at the sensor's white
+    frame[30:70, 140:180] = 40  # a black face
+    frame[49:51, 140:180] = 255  # a thin streak at white: too little of the middle
+    frame[30:70, 200:240] = 255  # a face all at white
+    centres = np.array([[40.0, 50.0], [100.0, 50.0], [160.0, 50.0], [220.0, 50.0]])
+    assert clipped(frame, centres, np.full(4, 40.0)).tolist() == [True, False, False, True]
+
+
+def test_tops_at_the_sensors_white_in_part_are_read_again_from_a_darker_frame() -> None:
+    """Under a broad lamp the white tops' middles reach the sensor's white but their print shows:
+    no guess, yet the darker frame is asked for, and those tops are read from it, once."""
+    lit = Conditions(height_mm=600, seed=1, solid=True, gloss=0.8, lamps=(Lamp(0.0, 30.0, 900.0, size_mm=150.0),))
+    frame, truth = render_position(POSITION, lit)
+    detector = Detector(demo_profile())
+    observation = detector.detect(frame)
+    assert detector.glare() == [] and all(t.confidence >= 0.6 for t in observation.tiles)
+    assert detector.wants_darker()
+    read = detector.read_darker(render_position(POSITION, replace(lit, exposure=DARKER))[0])
+    assert read is not None and all((t.colour, t.bug) == _truth_near(truth, t.px) for t in read.tiles)
+    detector.detect(frame, 0.1)
+    assert not detector.wants_darker()
 
 
 OVERHEAD = Conditions(height_mm=600, seed=4, solid=True, gloss=1.0, lamps=(Lamp(0.0, 0.0, 900.0, size_mm=20.0),))
