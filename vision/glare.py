@@ -46,8 +46,7 @@ def glared(frame: np.ndarray, observation: Observation) -> list[tuple[float, flo
     for tile in observation.tiles:
         if tile.px is None:
             continue
-        x, y = round(tile.px[0]), round(tile.px[1])
-        middle = frame[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
+        middle = _square(frame, round(tile.px[0]), round(tile.px[1]), half)
         if middle.size and _washed(middle):
             found.append(tile.px)
     return found
@@ -59,18 +58,25 @@ def clipped(frame: np.ndarray, centres: np.ndarray, pitches: np.ndarray) -> np.n
     exposed to white): a print only dimmed is read as it is, but where it is clipped some is lost."""
     out = np.zeros(len(centres), bool)
     for index, ((x, y), pitch) in enumerate(zip(np.round(np.asarray(centres, float)).astype(int), pitches)):
-        half = max(1, round(CLIPPED_REACH * float(pitch)))
-        middle = frame[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
-        out[index] = bool(middle.size) and (middle.min(axis=2) >= WHITE).mean() >= CLIPPED_SHARE
+        middle = _square(frame, x, y, max(1, round(CLIPPED_REACH * float(pitch))))
+        out[index] = bool(middle.size) and _white_share(middle) >= CLIPPED_SHARE
     return out
 
 
 def washed_crop(crop: np.ndarray) -> bool:
     """Whether the rectified crop of one top (``vision.features``) shows its middle under glare."""
-    half, centre = round(MIDDLE * CANON_PITCH), CROP_PX // 2
-    return _washed(crop[centre - half:centre + half + 1, centre - half:centre + half + 1])
+    return _washed(_square(crop, CROP_PX // 2, CROP_PX // 2, round(MIDDLE * CANON_PITCH)))
 
 
 def _washed(middle: np.ndarray) -> bool:
-    white = (middle.min(axis=2) >= WHITE).mean() >= WHITE_SHARE
-    return bool(white and middle.mean(axis=2).std() < FLAT)
+    return bool(_white_share(middle) >= WHITE_SHARE and middle.mean(axis=2).std() < FLAT)
+
+
+def _square(image: np.ndarray, x: int, y: int, half: int) -> np.ndarray:
+    """The pixels of ``image`` within ``half`` pixels of (``x``, ``y``) each way, cut at its edges."""
+    return image[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
+
+
+def _white_share(middle: np.ndarray) -> float:
+    """The share of a BGR patch's pixels at the sensor's white in every channel."""
+    return float((middle.min(axis=2) >= WHITE).mean())

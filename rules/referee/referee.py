@@ -472,18 +472,17 @@ class Referee:
     def confirm(self, choice: str) -> list[Event]:
         """Pick one candidate of a pending ``needs_confirmation`` or misread (its exact text;
         ``NOTHING``: no move was made, and what the view shows besides is the camera's)."""
-        pending = self._pending
+        pending, key = self._pending, " ".join(choice.split())
         if isinstance(pending, _Misread):
-            if " ".join(choice.split()) not in pending.candidates:
+            if key not in pending.candidates:
                 raise ValueError(f"{choice!r} is not one of the candidates: {', '.join(pending.candidates) or 'none'}")
-            if choice.strip() == NOTHING:
+            if key == NOTHING:
                 self._pending, self._unexplained_since, self._judged = None, None, None
                 self._vouch(pending)
                 return []
             return self.correct(choice)
         if not isinstance(pending, _Choice):
             raise ValueError("there is nothing to confirm: no needs_confirmation is pending")
-        key = " ".join(choice.split())
         explanation = pending.options.get(key)
         if explanation is None:
             raise ValueError(f"{choice!r} is not one of the candidates: {', '.join(pending.options)}")
