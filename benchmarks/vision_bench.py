@@ -24,7 +24,9 @@ top shows its print (``vision.set_art.printless``: not washed out by glare), and
 second table gives, per style, why frames were not exact (the share of frames with a missed
 tile, a phantom, a wrong colour, a wrong creature, a false occlusion, or wrong cells). The classic sections: every frame gets a random camera pose (40-80 cm, tilt up to 30 degrees, any turn), lens,
 light, table and noise; one frame in five has a hand reaching over the hive (those frames
-score only as 'hand': flagged occluded or exactly right; the others score everything else). Sections:
+score only as 'hand': flagged occluded or exactly right; the others score everything else). A top that
+shows under half its face (a taller stack or a cup nearer the camera before it) is left out of the truth,
+as is a stack beyond the frame's edge: whether it is seen or not counts for nothing. Sections:
 ``a`` style-A art with the shipped profile; ``pocket`` the same with pocket-size tiles;
 ``b`` style-B art after enrolling on 1, 2 and 4 style-B photos of the default layout;
 ``carbon`` style-A shapes all in one colour, enrolled on 4 photos; ``lamp`` style A with a lamp
@@ -77,6 +79,7 @@ from vision.zoom import LOST_SHARE, WHOLE, Zoom  # noqa: E402
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "valid-moves" / \
     "Board_ValidMovesFromRealGamesTest.csv"
 HAND_SHARE = 0.2
+TUCKED = 0.5  # a top showing less of its face than this (a taller stack or a cup before it) is left out of the truth
 CAUSES = ("missed", "phantom", "colour", "creature", "occluded", "cells")  # 'cells': all tiles right, not their places
 NEAR_EXACT = f"exact_{READABLE_PITCH:.0f}px"  # whole position on the frames whose tiles lie that far apart
 TARGETS = {"recall": 99.9, "phantoms": 0.1, "colour": 99.95, "creature": 99.8, "exact": 98.0, "hand": 99.0,
@@ -150,6 +153,23 @@ def _within_frame(observation: Observation, truth: FrameTruth) -> Observation:
     return replace(observation, tiles=tuple(s for s in observation.tiles if s.px is None or not beyond(s)))
 
 
+def _hidden_left_out(observation: Observation, truth: FrameTruth) -> tuple[Observation, FrameTruth]:
+    """``observation`` and ``truth`` without the tops that show under ``TUCKED`` of their face (a
+    taller stack or a cup nearer the camera stands before them: no camera could read them) and
+    without the tops seen on them (within 0.4 tiles of one, and of no top that shows): such a
+    top is neither missed nor a phantom, as a stack beyond the frame's edge is not."""
+    tucked = [t for t in truth.tiles if t.shown < TUCKED]
+    if not tucked:
+        return observation, truth
+    shows = [t for t in truth.tiles if t.shown >= TUCKED]
+    reach = 0.4 * truth.tile_px
+    def on_hidden(sighting: TileSighting) -> bool:
+        near = [t for t in truth.tiles if np.hypot(sighting.px[0] - t.px[0], sighting.px[1] - t.px[1]) < reach]
+        return bool(near) and all(t.shown < TUCKED for t in near)
+    seen = tuple(s for s in observation.tiles if s.px is None or not on_hidden(s))
+    return replace(observation, tiles=seen), replace(truth, tiles=shows)
+
+
 def _first_look(detector: Detector, position: Position, conditions: Conditions,
                 zoom: bool) -> tuple[np.ndarray | None, FrameTruth | None, tuple[float, float, float] | None]:
     """With ``zoom``, the part of the whole view (x, y, zoom) a camera that crops its sensor reads
@@ -207,7 +227,7 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
             darker = render_position(position, replace(conditions, exposure=DARKER), view=view)[0]
             observation = detector.read_darker(darker) or observation
             tally.darker += 1
-        observation = _within_frame(observation, truth)
+        observation, truth = _hidden_left_out(_within_frame(observation, truth), truth)
         true_board = {t.cell: (t.colour, t.bug) for t in truth.tiles}
         seen_board = {s.cell: (s.colour, s.bug) for s in observation.tiles}
         alignment = align(seen_board, true_board)

@@ -12,7 +12,10 @@ the styles benchmark's frames of six training styles, one set each enrolled from
   hive and tiles' sides reach about 0.6. A candidate next to one so confirmed is looked at in
   turn (black tiles on a dark flowered cloth, 36 pixels apart: the map kept five of eight at
   0.24-0.41, and only the one touching the two it found was confirmed); nine training styles,
-  150 frames each: recall up in five (a-var 95.69 -> 95.80 %), phantoms the same in all.
+  150 frames each: recall up in five (a-var 95.69 -> 95.80 %), phantoms the same in all. A
+  candidate the map nearly took (WARM_TOP) needs only WARM_LIKE: of the candidates next to the
+  hive that the stricter bar turned away in nine training styles' frames (seed 1), those at least
+  that warm and that alike were tops 11 times in 11 (and 6 in 7 in frames seeds 2 and blind).
 - ``first_top``: with no hive yet, the same test on the hottest faint candidates finds the game's
   first tile (a white Beetle alone on a printed mat kept the map's heat at 0.42-0.46, so it was
   seen only once the second tile was laid, and the two placements looked like one view's).
@@ -50,6 +53,8 @@ from vision.tilemaps import Peak, TileMaps, peak_at
 FAINT_TOP = 0.12  # centre heat a doubted candidate must still reach
 FIRST_TRIES = 3  # with no hive yet, the hottest doubted candidates looked at as its first tile
 LOOKS_LIKE = 0.88  # cosine similarity to the nearest enrolled example that confirms a candidate
+WARM_TOP = 0.35  # a candidate this hot (a new top needs vision.still.NEW_TOP, 0.45) ...
+WARM_LIKE = 0.84  # ... is confirmed from this likeness
 NEAR_CENTRE = 0.3  # pitches from its cell's centre within which a candidate must lie
 MAX_BRIDGES = 4  # tops at most added to join the parts of a hive fallen apart
 BRIDGE_HEAT = 0.05  # centre heat a bridge needs: tops missed on a dark mat keep 0.05-0.2, a gap showing table about 0.01
@@ -89,11 +94,16 @@ def confirmed(frame: np.ndarray, located: Located, doubted: list[Peak], embedder
         for cell in options:
             del placed[cell]
         new = {cell: replace(peak, centre=spots[cell][int(np.argmax(like))])
-               for (cell, peak), like in zip(options.items(), likeness) if like.max() >= LOOKS_LIKE}
+               for (cell, peak), like in zip(options.items(), likeness) if like.max() >= _bar(peak)}
         if not new:
             return found
         taken |= set(new)
         found += new.values()
+
+
+def _bar(peak: Peak) -> float:
+    """The likeness to your set's tops that confirms a candidate: less for one the map nearly took."""
+    return WARM_LIKE if peak.score >= WARM_TOP else LOOKS_LIKE
 
 
 def first_top(frame: np.ndarray, maps: TileMaps, doubted: list[Peak], embedder: CreatureEmbedder,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import replace
 import sys
 from functools import cache
 from pathlib import Path
@@ -43,3 +44,16 @@ def test_a_top_seen_on_a_stack_whose_centre_lies_beyond_the_edge_is_no_phantom()
     assert _vision_bench()._within_frame(observation, truth).tiles == tuple(kept)
     whole = FrameTruth([inside], None, 60.0, labels=labels)  # nothing beyond the edge: a phantom after all
     assert _vision_bench()._within_frame(observation, whole) == observation
+
+
+def test_a_top_hidden_behind_a_taller_stack_is_neither_missed_nor_a_phantom() -> None:
+    shows = TileTruth((0, 0), Colour.WHITE, Bug.ANT, (640.0, 300.0), 6)
+    hidden = TileTruth((-1, 0), Colour.BLACK, Bug.ANT, (612.0, 296.0), 1, shown=0.2)
+    on_hidden, on_both, phantom = _seen(608, 297), _seen(627, 298), _seen(400, 400)
+    observation = Observation((_seen(640, 301), on_hidden, on_both, phantom))
+    truth = FrameTruth([shows, hidden], None, 30.0)
+    seen, scored = _vision_bench()._hidden_left_out(observation, truth)
+    assert scored.tiles == [shows]
+    assert seen.tiles == (_seen(640, 301), on_both, phantom)  # near a top that shows too: still scored
+    unhidden = FrameTruth([shows, replace(hidden, shown=0.6)], None, 30.0)
+    assert _vision_bench()._hidden_left_out(observation, unhidden) == (observation, unhidden)

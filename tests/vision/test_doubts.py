@@ -88,6 +88,27 @@ def test_candidates_in_a_row_from_the_hive_are_confirmed_one_from_the_other() ->
                                    for top in (last, before))
 
 
+class _AlikeAt:
+    """A profile every crop resembles at ``likeness``."""
+
+    def __init__(self, likeness: float) -> None:
+        self.likeness = likeness
+
+    def resemblance(self, vectors: np.ndarray) -> np.ndarray:
+        return np.full(len(vectors), self.likeness)
+
+
+def test_a_candidate_the_map_nearly_took_needs_less_likeness_than_a_faint_one() -> None:
+    frame, located, truth = _located()
+    end = np.asarray(truth[-1].px, float)
+    missing = _without(located, end)
+    def found(heat: float, likeness: float) -> int:
+        return len(confirmed(frame, missing, [Peak(end, 40.0, heat, 0.0, 0.9)], CreatureEmbedder(),
+                             _AlikeAt(likeness)))  # type: ignore[arg-type]
+    assert found(0.40, 0.86) == 1 and found(0.20, 0.86) == 0  # as alike: warm is a top, faint is not
+    assert found(0.40, 0.82) == 0 and found(0.20, 0.90) == 1
+
+
 def test_a_candidate_on_a_taken_cell_or_away_from_the_hive_is_not_asked_about() -> None:
     frame, located, truth = _located()
     end = np.asarray(truth[-1].px, float)

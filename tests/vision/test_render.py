@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -112,3 +113,15 @@ def test_basis_matches_the_spacing_of_neighbouring_centres() -> None:
         spacing = (np.subtract(by_cell[(q + 1, 0)].px, by_cell[(q - 1, 0)].px)) / 2
         assert np.linalg.norm(by_cell[(q, 0)].basis[0] - spacing) < 0.02 * np.linalg.norm(spacing)
     assert truth.pitch_px == pytest.approx(np.median([np.linalg.norm(t.basis, axis=1).mean() for t in truth.tiles]))
+
+
+def test_a_tall_stack_before_a_tile_hides_its_top_from_a_tilted_camera() -> None:
+    stack = [Piece.parse(name) for name in ("wQ", "bB1", "wB1", "bB2", "wB2", "bM")]
+    ring = {(1, 0): "wA1", (-1, 0): "wA2", (0, 1): "bA1", (0, -1): "bA2", (1, -1): "wS1", (-1, 1): "bS1"}
+    position = {(0, 0): stack, **{cell: [Piece.parse(name)] for cell, name in ring.items()}}
+    looks = Conditions(height_mm=450.0, thickness_mm=12.0, jitter=0.0, shadow=0.0)
+    overhead = {t.cell: t.shown for t in render_position(position, looks)[1].tiles}
+    assert min(overhead.values()) > 0.9  # from straight above, the stack's sides hide little
+    tilted = {t.cell: t.shown for t in render_position(position, replace(looks, tilt_deg=35))[1].tiles}
+    assert tilted[(0, 0)] == pytest.approx(1.0) and tilted[(-1, 0)] < 0.1  # the tile behind the stack
+    assert sorted(tilted.values())[1] > 0.5  # ... and only that one is mostly hidden

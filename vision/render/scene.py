@@ -27,7 +27,7 @@ from vision.render.objects import TableObject, clear_of_tiles
 from vision.render.surfaces import (PLANE_TABLES, TABLE_GLOSS, TABLES, camera_finish, light_field, table_texture,
                                     table_view)
 from vision.render.tiles import (EAST, SIDE_LABEL, SOUTH_EAST, SQRT3, TOP_LABEL, Prism, TileShape, cell_centre_mm,
-                                 draw_tile, lay_tiles)
+                                 draw_tile, lay_tiles, top_face)
 
 __all__ = ["GAP_MM", "SIDE_LABEL", "TILE_SIZES", "TOP_LABEL", "Conditions", "FrameTruth", "Label", "Lamp", "Position",
            "TableObject", "TileTruth", "cell_centre_mm", "lattice_basis", "lattice_pitch", "make_camera",
@@ -124,6 +124,7 @@ class TileTruth:
     height: int
     hidden_by_hand: bool = False
     cut: bool = False  # partly outside the frame
+    shown: float = 1.0  # share of its top (in the frame) not hidden by a nearer stack or a thing on the table
     basis: np.ndarray = field(default_factory=lambda: np.zeros((2, 2)), compare=False)  # pixel steps E, SE here
 
 
@@ -216,12 +217,13 @@ def render_position(position: Position, conditions: Conditions = Conditions(),
     if shade is not None:
         canvas.image[:] = (canvas.image * shade).astype(np.uint8)
     _draw_in_depth_order(canvas, scene, prisms, placed)
+    shown = _shown(canvas, scene, prisms)
     hand_mask = _draw_hand_over(canvas, scene, prisms, carried, rng, hand_at) if conditions.hand else None
     image = _expose(canvas, scene, prisms, rng)
     image = camera.apply_distortion(image)
     image = camera_finish(image, rng, conditions.blur, conditions.noise, conditions.jpeg, conditions.motion_px,
                           conditions.motion_deg)
-    truth = _truth(position, prisms, scene, hand_mask, pitch)
+    truth = _truth(position, prisms, scene, hand_mask, pitch, shown)
     truth.labels = camera.apply_distortion(canvas.labels, nearest=True)
     return image, truth
 
@@ -317,8 +319,26 @@ def _add_glare(image: np.ndarray, canvas: Canvas, scene: _Scene, prisms: list[Pr
     image[ys, xs] += (spec * 255).astype(np.float32)
 
 
+def _shown(canvas: Canvas, scene: _Scene, prisms: list[Prism]) -> np.ndarray:
+    """(len(prisms),) the share of each tile's top face within the frame that shows: a tall stack
+    or a cup nearer the camera can hide the top of a tile behind it."""
+    tops = (canvas.labels == Label.WHITE_TOP) | (canvas.labels == Label.BLACK_TOP)
+    shares = np.zeros(len(prisms))
+    for index, prism in enumerate(prisms):
+        corners = scene.camera.project_ideal(top_face(prism, scene.shape))
+        x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
+        x1, y1 = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 1, [WIDTH, HEIGHT])
+        if x1 <= x0 or y1 <= y0:
+            continue
+        face = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(face, [np.round((corners - [x0, y0]) * 16).astype(np.int32)], 1, shift=4)
+        seen = (face > 0) & tops[y0:y1, x0:x1] & (canvas.top_ids[y0:y1, x0:x1] == index + 1)
+        shares[index] = seen.sum() / max(int(face.sum()), 1)
+    return shares
+
+
 def _truth(position: Position, prisms: list[Prism], scene: _Scene, hand_mask: np.ndarray | None,
-           pitch: float) -> FrameTruth:
+           pitch: float, shown: np.ndarray) -> FrameTruth:
     camera, flats = scene.camera, scene.shape.flats
     tiles, outside, laid = [], [], 0
     tile_px = flats * _mm_px(camera.project, scene.hive, scene.shape.thickness)
@@ -339,7 +359,8 @@ def _truth(position: Position, prisms: list[Prism], scene: _Scene, hand_mask: np
             ys = np.clip(np.round(probe[:, 1]).astype(int), 0, HEIGHT - 1)
             hidden = bool((hand_mask[ys, xs] > 0).any())
         tiles.append(TileTruth(cell, prism.piece.colour, prism.piece.bug, (float(px[0]), float(px[1])),
-                               prism.level, hidden, cut, lattice_basis(camera, centre3[0], pitch)))
+                               prism.level, hidden, cut, float(shown[laid - 1]),
+                               lattice_basis(camera, centre3[0], pitch)))
     pitch_px = float(np.median(basis_pitch(np.array([t.basis for t in tiles])))) if tiles else 0.0
     return FrameTruth(tiles, camera, tile_px, any(t.hidden_by_hand for t in tiles), outside,
                       pitch_px=pitch_px)

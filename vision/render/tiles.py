@@ -110,13 +110,18 @@ def draw_tile(canvas: Canvas, prism: Prism, index: int, shape: TileShape, camera
     side_label = SIDE_LABEL[colour] if top_label is None else top_label
     edge = prism.corners(radius, top_z + bevel)
     draw_walls(canvas, camera, edge, prism.corners(radius, bottom_z), prism.centre, body, side_label, lighting)
-    top_radius = radius - 2 * bevel / SQRT3
-    top = prism.corners(top_radius, top_z)
+    top = top_face(prism, shape)
     if bevel > 0:
         draw_walls(canvas, camera, top, edge, prism.centre, body, side_label, lighting)
     crop = FACE_RADIUS / (TEXTURE_PX / 2) * 0.97 if shape.solid else 1.0
     _draw_top(canvas, camera.project_ideal(top), prism, shape, crop, TOP_LABEL[colour] if top_label is None
               else top_label, index)
+
+
+def top_face(prism: Prism, shape: TileShape) -> np.ndarray:
+    """Table points (6, 3) of the corners of ``prism``'s flat top, inside its bevel."""
+    bevel = shape.bevel if shape.solid else 0.0
+    return prism.corners(shape.flats / SQRT3 - 2 * bevel / SQRT3, prism.top_z(shape))
 
 
 def _draw_top(canvas: Canvas, top_px: np.ndarray, prism: Prism, shape: TileShape, crop: float, label: int,
