@@ -41,6 +41,8 @@ from vision.tiny_tiles import TinyTiles
 from vision.zoom import WHOLE, View
 
 OCCLUDER_TILE_FRACTION = 0.5  # a hand this big (in tile faces) near the hive hides tiles
+FIRST_LOOK_HAND = 1.5  # ... but on a scene's first frame, with no still frame yet to tell skin from a skin-coloured
+# cup or wood, a hand this big (nine training styles, seed 1: hands hiding a top 1.9 faces or more, false ones 0.55-3.2)
 EMPTY_VIEW_SHARE = 0.01  # with no tile in view, this share of hand or object means something blocks it
 HAND_REACH = 2.5  # pitches from a tile within which a hand counts
 HAND_WIDTH = 0.6  # pitches: narrower streaks of 'hand' (a frame's border, a table's seam) are not a hand
@@ -364,7 +366,8 @@ def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:
     moved since the last frame (``moved``: map cells, less those that only look again as they did
     before a hand passed) over a part of it as wide as a hand: what looks like skin but lies still
     is the table, and so is a skin-coloured print a hand has just left, or one that a tile laid or
-    lifted on it changed along the tile's rim."""
+    lifted on it changed along the tile's rim. On a scene's first frame, where everything counts
+    as moved, skin counts only if at least FIRST_LOOK_HAND tile faces big."""
     classes = located.maps.classes
     pitch = pitch_px(located) / STRIDE if located.tiles else 0.0
     skin = _at_least(classes[HAND] > 0.5, HAND_WIDTH * pitch)
@@ -372,11 +375,14 @@ def occluder_near_hive(located: Located, moved: np.ndarray) -> bool:
     thing = classes[OBJECT] > 0.5
     if not located.tiles:
         return bool((hand | thing).mean() > EMPTY_VIEW_SHARE)
-    thing = _at_least_cells(thing, OBJECT_TILES * 0.87 * pitch ** 2)
+    face = 0.87 * pitch ** 2  # map cells of a tile's face
+    thing = _at_least_cells(thing, OBJECT_TILES * face)
     distance = _distance_to_tiles(located, hand.shape)
     near_hand = int((hand & (distance < HAND_REACH * pitch)).sum())
+    if moved.all() and near_hand < FIRST_LOOK_HAND * face:
+        near_hand = 0
     over_thing = int((thing & (distance < OBJECT_REACH * pitch)).sum())
-    return near_hand + over_thing >= OCCLUDER_TILE_FRACTION * 0.87 * pitch ** 2
+    return near_hand + over_thing >= OCCLUDER_TILE_FRACTION * face
 
 
 def pitch_px(located: Located) -> float:

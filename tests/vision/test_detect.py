@@ -18,7 +18,7 @@ from vision.still import MAX_VIEWS, REVIEW_EVERY
 from vision.render.photos import enrollment_photos
 from vision.render.scene import Conditions, random_conditions, render_position
 from vision.render.world import random_world
-from vision.tilemaps import CLASSES as MAP_CLASSES, OBJECT, STRIDE, TileMaps
+from vision.tilemaps import CLASSES as MAP_CLASSES, HAND, OBJECT, STRIDE, TileMaps
 
 NAMES = ["wQ", "bQ", "wA1", "bA1", "wG1", "bG1", "wS1", "bS1", "wB1", "bB1", "wM", "bM", "wL", "bL", "wP", "bP"]
 # a ring-and-tail shape of all sixteen classes (vision needs no legal position)
@@ -95,6 +95,19 @@ def test_clean_frames_are_not_flagged(detector: Detector) -> None:
         assert not detector.detect(frame).occluded
 
 
+def _row_with_blob(cells: float, kind: int, faces: float, row: int, column: int) -> Located:
+    """A row of four tops ``cells`` map cells apart (map row 24.5), and the tile map seeing a square
+    blob of ``kind`` (a map class) ``faces`` tile faces big from map cell (``row``, ``column``)."""
+    pitch = cells * STRIDE
+    basis = pitch * np.array([[1.0, 0.0], [0.5, 0.866]])
+    tiles = [LocatedTile((q, 0), np.array([200.0 + q * pitch, 200.0]), Colour.BLACK, 0.0, basis, 1, 0.0, 0.9)
+             for q in range(4)]
+    classes = np.zeros((len(MAP_CLASSES), 50, 60), np.float32)
+    side = int(round(np.sqrt(faces * 0.87) * cells))
+    classes[kind, row:row + side, column:column + side] = 1.0
+    return Located(tiles, None, TileMaps(np.zeros((50, 60)), np.zeros((2, 50, 60)), np.zeros((50, 60)), classes))
+
+
 @pytest.mark.parametrize("faces, cells, row, flagged", [(1.0, 2.5, 24, False), (3.0, 2.5, 24, True),
                                                        (4.0, 6.0, 24, True), (4.0, 6.0, 29, False)])
 def test_a_still_object_over_the_hive_flags_the_frame_only_if_it_is_as_big_as_a_cup(faces: float, cells: float,
@@ -103,16 +116,22 @@ def test_a_still_object_over_the_hive_flags_the_frame_only_if_it_is_as_big_as_a_
     apart) that the map takes for a sliver of one is not an object over the hive, nor is a cup
     standing beside it: from map row 29, 0.74 pitches below the row of tiles 48 pixels apart, just
     clear of their corners (0.58), it hides no tile."""
-    pitch = cells * STRIDE
-    basis = pitch * np.array([[1.0, 0.0], [0.5, 0.866]])
-    tiles = [LocatedTile((q, 0), np.array([200.0 + q * pitch, 200.0]), Colour.BLACK, 0.0, basis, 1, 0.0, 0.9)
-             for q in range(4)]
-    classes = np.zeros((len(MAP_CLASSES), 50, 60), np.float32)
-    side = int(round(np.sqrt(faces * 0.87) * cells))  # a square blob of ``faces`` tile faces
-    classes[OBJECT, row:row + side, 27:27 + side] = 1.0  # over the row's middle tiles, or below them
-    maps = TileMaps(np.zeros((50, 60)), np.zeros((2, 50, 60)), np.zeros((50, 60)), classes)
-    still = np.zeros((50, 60), bool)
-    assert occluder_near_hive(Located(tiles, None, maps), still) is flagged
+    still = np.zeros((50, 60), bool)  # over the row's middle tiles, or below them
+    assert occluder_near_hive(_row_with_blob(cells, OBJECT, faces, row, 27), still) is flagged
+
+
+@pytest.mark.parametrize("faces, first_frame, flagged", [(1.0, True, False), (2.5, True, True),
+                                                       (1.0, False, True), (0.3, False, False)])
+def test_skin_by_the_hive_on_a_scenes_first_frame_is_a_hand_only_if_hand_sized(faces: float, first_frame: bool,
+                                                                               flagged: bool) -> None:
+    """On a scene's first frame every cell counts as moved, so a skin-coloured cup or wood grain by
+    the hive cannot be told from a hand by its stillness: skin then counts only if it is at least
+    FIRST_LOOK_HAND tile faces big (a hand reaching over tops is about two or more); once frames
+    have shown what lies still, half a face of moving skin is a hand."""
+    moved = np.ones((50, 60), bool)
+    if not first_frame:
+        moved[:20] = False  # the tiles' rows have been seen still; the skin moved
+    assert occluder_near_hive(_row_with_blob(5.0, HAND, faces, 28, 30), moved) is flagged  # just below the row
 
 
 def test_empty_table_and_table_with_only_a_hand(detector: Detector) -> None:
