@@ -15,7 +15,7 @@ the styles benchmark's frames of six training styles, one set each enrolled from
   150 frames each: recall up in five (a-var 95.69 -> 95.80 %), phantoms the same in all. A
   candidate the map nearly took (WARM_TOP) needs only WARM_LIKE: of the candidates next to the
   hive that the stricter bar turned away in nine training styles' frames (seed 1), those at least
-  that warm and that alike were tops 11 times in 11 (and 6 in 7 in frames seeds 2 and blind).
+  that warm and that alike were tops 11 times in 11 (6 in 7 in frames not tuned on: seed 2, blind styles).
 - ``first_top``: with no hive yet, the same test on the hottest faint candidates finds the game's
   first tile (a white Beetle alone on a printed mat kept the map's heat at 0.42-0.46, so it was
   seen only once the second tile was laid, and the two placements looked like one view's).
