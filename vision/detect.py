@@ -50,8 +50,8 @@ OBJECT_REACH = 0.6  # pitches: a still object counts only over the hive itself (
 # its centre: a cup standing against the hive hides none of it) ...
 OBJECT_TILES = 2.0  # ... and only if at least this many tile faces big (a cup is about four; a dark top
 # a dozen pixels wide can look like a sliver of one)
-SECOND_LOOK = 0.9  # a top read less surely than this from one view is also embedded turned half round
-HALF_TURN = 3  # sixths
+SECOND_LOOK = 0.9  # a top read less surely than this from one view is also embedded turned ...
+OTHER_TURNS = (2, 4)  # ... a third of a turn each way (sixths): three views 120 degrees apart
 LEARNT_TOPS = 3  # tiles of each class whose crops (and views) are kept once a game record names them
 LEARNT_VIEWS = 6 * LEARNT_TOPS  # views of your own tiles kept per class
 DOUBTFUL = 0.5  # the most a guessed creature (a top showing no print) weighs among its colour's
@@ -322,14 +322,15 @@ class Detector:
     def _weighed(self, crops: list[np.ndarray], views: list[np.ndarray]) -> np.ndarray:
         """(T, classes) weights of the profile's classes for tops seen as ``crops`` and embedded as
         ``views`` (each (V, embedding)); where that leaves a read unsure, also from the crop turned
-        half round (the network is not fully turn-blind; a second view of every top would cost a
-        third of the frame's time); then settled by your set's art."""
+        a third of a turn each way (the network is not fully turn-blind, and views a half turn
+        apart err alike on the many prints that look much the same turned half round; more views
+        of every top would cost more than the frame's time allows); then settled by your set's art."""
         weights = self.profile.class_weights(views)
         unsure = np.flatnonzero(weights.max(axis=1) < SECOND_LOOK)
         if len(unsure):
-            again = self.embedder.embed([turned(crops[i], HALF_TURN) for i in unsure])
-            weights[unsure] = self.profile.class_weights([np.vstack([views[i], view[None]])
-                                                          for i, view in zip(unsure, again)])
+            again = self.embedder.embed([turned(crops[i], sixths) for i in unsure for sixths in OTHER_TURNS])
+            more = again.reshape(len(unsure), len(OTHER_TURNS), -1)
+            weights[unsure] = self.profile.class_weights([np.vstack([views[i], seen]) for i, seen in zip(unsure, more)])
         return self.profile.reweigh(weights, crops)
 
 

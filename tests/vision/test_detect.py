@@ -10,10 +10,12 @@ import pytest
 
 from rules.pieces import Bug, Colour, Piece
 from vision.compare import align
-from vision.detect import WHITE_CLASSES, Detector, doubtful, occluder_near_hive
+from vision.creatures import EMBEDDING
+from vision.detect import SECOND_LOOK, WHITE_CLASSES, Detector, doubtful, occluder_near_hive
 from vision.enroll import enroll
+from vision.features import CROP_PX
 from vision.locate import Located, LocatedTile, locate_tiles
-from vision.profile import CLASSES, demo_profile
+from vision.profile import CLASSES, CreatureProfile, demo_profile
 from vision.still import MAX_VIEWS, REVIEW_EVERY
 from vision.render.photos import enrollment_photos
 from vision.render.scene import Conditions, random_conditions, render_position
@@ -203,6 +205,32 @@ def test_doubtful_reads_stay_doubtful_whatever_the_colour_says() -> None:
     for white in (0.0, 0.3, 1.0):  # the tile map's colour, weighed in afterwards
         seen = out * np.where(WHITE_CLASSES, white, 1 - white)
         assert np.all(seen.max(axis=1) / seen.sum(axis=1) <= 0.5 + 1e-6)
+
+
+def test_an_unsure_read_is_settled_by_views_a_third_of_a_turn_away() -> None:
+    """A print the network reads alike (and wrongly, unsurely) the right way up and turned half
+    round is read from the crop turned a third of a turn each way too, where it reads surely."""
+    axes = np.eye(EMBEDDING)
+    profile = CreatureProfile.from_examples({kind: axes[[k]] for k, kind in enumerate(CLASSES)})
+    right, wrong = CLASSES.index((Colour.WHITE, Bug.ANT)), CLASSES.index((Colour.WHITE, Bug.SPIDER))
+    crop = np.zeros((CROP_PX, CROP_PX, 3), np.uint8)
+    cv2.circle(crop, (CROP_PX - 8, CROP_PX // 2), 3, (255, 255, 255), -1)  # a mark showing the crop's turn
+
+    def embed(crops: list[np.ndarray]) -> np.ndarray:
+        """The mark along the first axis or half round from it: unsure of the wrong creature; else the right one."""
+        out = []
+        for seen in crops:
+            y, x = np.unravel_index(int(np.argmax(seen[..., 0])), seen.shape[:2])
+            sixths = round(np.degrees(np.arctan2(y - (CROP_PX - 1) / 2, x - (CROP_PX - 1) / 2)) / 60) % 3
+            out.append(axes[right] if sixths else 0.52 * axes[wrong] + 0.5 * axes[right])
+        return np.array(out) / np.linalg.norm(out, axis=1, keepdims=True)
+
+    detector = Detector(profile)
+    detector.embedder.embed = embed  # type: ignore[method-assign]
+    alone = profile.class_weights([embed([crop])])[0]
+    assert int(np.argmax(alone)) == wrong and alone.max() < SECOND_LOOK
+    weights = detector._weighed([crop], [embed([crop])])
+    assert int(np.argmax(weights[0])) == right
 
 
 def test_a_still_board_is_read_alike_at_a_fraction_of_the_crops(detector: Detector) -> None:
