@@ -118,8 +118,9 @@ def test_a_still_object_over_the_hive_flags_the_frame_only_if_it_is_as_big_as_a_
     apart) that the map takes for a sliver of one is not an object over the hive, nor is a cup
     standing beside it: from map row 29, 0.74 pitches below the row of tiles 48 pixels apart, just
     clear of their corners (0.58), it hides no tile."""
-    still = np.zeros((50, 60), bool)  # over the row's middle tiles, or below them
-    assert occluder_near_hive(_row_with_blob(cells, OBJECT, faces, row, 27), still) is flagged
+    still = np.zeros((50, 60), bool)
+    blob = _row_with_blob(cells, OBJECT, faces, row, 27)  # over the row's middle tiles, or below them
+    assert occluder_near_hive(blob, still) is flagged
 
 
 @pytest.mark.parametrize("faces, first_frame, flagged", [(1.0, True, False), (2.5, True, True),
