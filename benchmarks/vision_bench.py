@@ -70,8 +70,8 @@ from vision.enroll import enroll  # noqa: E402
 from vision.profile import CreatureProfile, default_profile  # noqa: E402
 from vision.render.photos import enrolled_as_told, enrollment_photos  # noqa: E402
 from vision.render.canvas import Label  # noqa: E402
-from vision.render.scene import (Conditions, FrameTruth, Position, random_conditions, random_lamp,  # noqa: E402
-                                 render_position)
+from vision.render.scene import (Conditions, FrameTruth, Position, make_camera, random_conditions,  # noqa: E402
+                                 random_lamp, render_position)
 from vision.training.styles import BLIND_STYLES, TRAINING_STYLES  # noqa: E402
 from vision.render.world import random_world  # noqa: E402
 from vision.zoom import LOST_SHARE, WHOLE, Zoom  # noqa: E402
@@ -197,12 +197,13 @@ def _first_look(detector: Detector, position: Position, conditions: Conditions,
 
 
 def run_section(detector: Detector, positions: list[Position], frames: int, seed: int,
-                lamp: str = "", world: str = "", zoom: bool = True, **fixed) -> Tally:
+                lamp: str = "", world: str = "", zoom: bool = True, intrinsics: bool = False, **fixed) -> Tally:
     """Score ``frames`` random frames. ``lamp`` switches a lamp of random colour on after a first
     view: "steady" lets the detector learn the table's light from that view (``SessionLight``),
     "raw" does not. ``world`` (a style) draws every frame from the wide physical world in that
     art style instead of the classic conditions, read through the part of the sensor that
-    ``vision.zoom`` picks unless ``zoom`` is off; ``fixed`` pins fields of either."""
+    ``vision.zoom`` picks unless ``zoom`` is off; ``intrinsics`` tells the detector each frame's
+    lens, as a calibrated camera's file does; ``fixed`` pins fields of either."""
     rng = np.random.default_rng(seed)
     tally = Tally()
     for index in range(frames):
@@ -212,6 +213,8 @@ def run_section(detector: Detector, positions: list[Position], frames: int, seed
         conditions = (replace(random_world(rng, world, **fixed), hand=hand) if world
                       else random_conditions(rng, hand=hand, **fixed))
         detector.look_through(WHOLE)  # every frame a new scene: score what it shows (after the lamp's first view)
+        if intrinsics:
+            detector.use_camera(make_camera(position, conditions).intrinsics())
         if lamp:
             detector.light = SessionLight() if lamp == "steady" else None
             detector.detect(render_position(position, replace(conditions, hand=False))[0])
@@ -317,7 +320,8 @@ def style_enrollment(style: str, rng: np.random.Generator, photos: int = 1) -> E
 
 
 def style_rows(positions: list[Position], frames: int, seed: int, only: tuple[str, ...] = (), photos: int = 1,
-               outcomes: list[dict] | None = None, zoom: bool = True) -> list[tuple[str, dict[str, float]]]:
+               outcomes: list[dict] | None = None, zoom: bool = True, intrinsics: bool = False
+               ) -> list[tuple[str, dict[str, float]]]:
     """Every art style (or those in ``only``) in the wide world: one set enrolled from ``photos``
     photos and filmed on any table, and the style's sets (any look) with the built-in profile. Training styles
     first, the blind ones (never trained or tuned on) last. A style draws the same frames whether
@@ -334,10 +338,10 @@ def style_rows(positions: list[Position], frames: int, seed: int, only: tuple[st
         else:
             sections.append((f"{tag}{style}, enrolled ({enrolled.layout})",
                              run_section(Detector(enrolled.profile), positions, frames, seed + index, world=style,
-                                         zoom=zoom, **enrolled.look)))
+                                         zoom=zoom, intrinsics=intrinsics, **enrolled.look)))
         sections.append((f"{tag}{style}, built-in",
                          run_section(Detector(default_profile()), positions, max(frames // 5, 20), seed + 100 + index,
-                                     world=style, zoom=zoom)))
+                                     world=style, zoom=zoom, intrinsics=intrinsics)))
         rows += [(name, tally.row()) for name, tally in sections]
         if outcomes is not None:
             outcomes += [{"section": name, **outcome} for name, tally in sections for outcome in tally.outcomes]
@@ -385,6 +389,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--whole-view", action="store_true",
                         help="styles section: read every frame of the whole view, as a camera that cannot crop "
                              "its sensor does (no zoom on a small-looking hive)")
+    parser.add_argument("--intrinsics", action="store_true",
+                        help="styles section: tell the detector each frame's lens, as a camera calibrated with "
+                             "hivecam calibrate camera is (default: an unknown lens)")
     args = parser.parse_args(argv)
     if args.tilemap is not None and not args.tilemap.is_file():
         parser.error(f"--tilemap: {args.tilemap} is not a file")
@@ -404,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
     if "styles" in sections:
         outcomes: list[dict] = []
         rows.extend(style_rows(positions, args.frames, args.seed, tuple(filter(None, args.styles.split(","))),
-                               args.photos, outcomes, not args.whole_view))
+                               args.photos, outcomes, not args.whole_view, args.intrinsics))
         if args.log is not None:
             args.log.write_text("".join(json.dumps(outcome) + "\n" for outcome in outcomes))
     if "a" in sections:

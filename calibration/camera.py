@@ -87,6 +87,15 @@ class CameraModel:
         return cv2.undistortPoints(pts, self.matrix, self.distortion, P=self.matrix,
                                    criteria=UNDISTORT_CRITERIA).reshape(-1, 2)
 
+    def distort_points(self, points: np.ndarray) -> np.ndarray:
+        """Pixel positions (N, 2) of the undistorted image as the lens shows them: the inverse
+        of ``undistort_points``."""
+        pts = np.asarray(points, np.float64).reshape(-1, 2)
+        rays = cv2.undistortPoints(pts.reshape(-1, 1, 2), self.matrix, None).reshape(-1, 2)  # K^-1 only
+        shown, _ = cv2.projectPoints(np.column_stack([rays, np.ones(len(rays))]).reshape(-1, 1, 3),
+                                     np.zeros(3), np.zeros(3), self.matrix, self.distortion)
+        return shown.reshape(-1, 2)
+
     def check_size(self, width: int, height: int, what: str) -> None:
         """Raise ``CalibrationError`` if a ``what`` of ``width`` x ``height`` does not match."""
         if (width, height) != tuple(self.image_size):

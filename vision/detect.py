@@ -150,13 +150,18 @@ class Detector:
 
     def look_through(self, view: View) -> None:
         """Read frames of ``view``, a part of the camera's whole view (``vision.zoom``), from now
-        on: a new scene, its lens distortion that crop's."""
+        on: a new scene, its lens that crop's."""
         self.view = view
         self.forget()
 
-    def _lens(self, shape: tuple[int, ...]) -> CameraModel:
-        """The intrinsics of a frame of ``shape`` taken through the present view."""
-        assert self.camera is not None
+    def use_camera(self, camera: CameraModel | None) -> None:
+        """Read frames of a camera of these intrinsics (None: not known) from now on."""
+        self.camera, self._lens_of = camera, None
+
+    def _lens(self, shape: tuple[int, ...]) -> CameraModel | None:
+        """The intrinsics of a frame of ``shape`` taken through the present view (None: not known)."""
+        if self.camera is None:
+            return None
         key = (self.view, shape[1], shape[0])
         if self._lens_of is None or self._lens_of[0] != key:
             lens, view = self.camera.at_size(shape[1], shape[0]), self.view
@@ -171,9 +176,9 @@ class Detector:
         self._bare_next = tuple(tiles)
 
     def detect(self, frame: np.ndarray, timestamp: float = 0.0) -> Observation:
-        """The observation of one BGR frame (undistorted first if intrinsics were given)."""
-        if self.camera is not None:
-            frame = self._lens(frame.shape).undistort(frame)
+        """The observation of one BGR frame, read as the lens shows it: with intrinsics, the hive's
+        lattice is bent through the lens (a frame resampled to a pinhole view loses a wide lens's
+        corners, and its tiles look stretched from those the networks learnt)."""
         captured = frame
         if self.light is not None:
             frame = self.light.normalise(frame)
@@ -239,8 +244,6 @@ class Detector:
         reading, last = self._reading, self._last
         if reading is None or last is None or reading.occluded or not reading.for_darker.any():
             return None
-        if self.camera is not None:
-            frame = self._lens(frame.shape).undistort(frame)
         washed = np.flatnonzero(reading.for_darker)
         tiles = [reading.tiles[i] for i in washed]
         crops = [rectified_crop(frame, tile.centre, tile.basis) for tile in tiles]
@@ -265,17 +268,18 @@ class Detector:
         with the ``doubted`` candidates that look like your set's tops (next to the hive, or as
         its first tile), with tops where the hive fell apart, and without the holes in the hive
         taken for tops."""
-        located = place_tops(tops, maps, frame, self._held)
+        lens = self._lens(frame.shape)
+        located = place_tops(tops, maps, frame, self._held, lens)
         if located.tiles:
             extra = confirmed(frame, located, doubted, self.embedder, self.profile)
         else:
             extra = first_top(frame, maps, doubted, self.embedder, self.profile)
         if extra:
             tops = [*tops, *extra]
-            located = place_tops(tops, maps, frame, self._held)
+            located = place_tops(tops, maps, frame, self._held, lens)
         joining = bridges(frame, located, self.embedder, self.profile)
         if joining:
-            located = place_tops([*tops, *joining], maps, frame, self._held)
+            located = place_tops([*tops, *joining], maps, frame, self._held, lens)
         hollow = holes(frame, located, self.embedder, self.profile)
         return replace(located, tiles=[t for t in located.tiles if all(t is not h for h in hollow)])
 

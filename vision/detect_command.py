@@ -16,8 +16,8 @@ from vision.profile import CreatureProfile, default_profile
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("image", metavar="IMAGE", help="a photo or frame (png, jpg...)")
     parser.add_argument("--profile", help="creature profile from 'hivecam calibrate enroll' (default: built-in)")
-    parser.add_argument("--camera-file", help="camera intrinsics (hivecam calibrate camera): undistort before "
-                                              "detecting")
+    parser.add_argument("--camera-file", help="camera intrinsics (hivecam calibrate camera): the hive's lattice "
+                                              "bent through the lens")
     parser.add_argument("--calibration", dest="old_camera_file", help=argparse.SUPPRESS)  # the old name
 
 

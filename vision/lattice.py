@@ -8,17 +8,20 @@ all of them re-assigns every tile by rounding, which also places tiles with no n
 Where stack tops lie (the image of the table's normal) comes from the camera pose fitted to
 the same centres with an assumed pinhole camera. With too few tiles, or all but one in a row
 (which pins nothing across the row), the fit stays affine and the camera is taken to face
-the table.
+the table. With the camera's intrinsics (``hivecam calibrate camera``) the lattice is fitted to
+the centres as a pinhole would show them and bent back through the lens where it meets pixels:
+the frame itself is read as the lens shows it.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
+from calibration.camera import CameraModel
 from rules.hexgrid import OFFSETS, Hex
 
 SQRT3 = float(np.sqrt(3))
@@ -45,16 +48,18 @@ class Lattice:
     ``up`` is the image of the lattice plane's normal at the same scale, so the plane lifted
     ``dz`` pitches towards the camera maps by the homography with ``dz * up`` added to its
     last column (as for a camera facing the table square on when too few tiles show its tilt).
+    With a ``lens``, the homography maps to the pinhole image, which the lens then bends.
     """
 
     homography: np.ndarray  # 3x3: (q + r/2, r*sqrt(3)/2, 1) -> pixel
     up: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    lens: CameraModel | None = field(default=None, compare=False)
 
     def lifted(self, levels: float) -> "Lattice":
         """The lattice of tile tops ``levels`` tile thicknesses higher."""
         homography = self.homography.copy()
         homography[:, 2] += levels * TILE_THICKNESS_PITCH * self.up
-        return Lattice(homography, self.up)
+        return Lattice(homography, self.up, self.lens)
 
     def pixel(self, cell: tuple[float, float]) -> np.ndarray:
         """Pixel centre of a (possibly fractional) axial cell."""
@@ -64,11 +69,14 @@ class Lattice:
         """Pixel centres (N, 2) of axial cells (N, 2)."""
         plane = plane_points(cells)
         image = np.column_stack([plane, np.ones(len(plane))]) @ self.homography.T
-        return image[:, :2] / image[:, 2:3]
+        pinhole = image[:, :2] / image[:, 2:3]
+        return pinhole if self.lens is None else self.lens.distort_points(pinhole)
 
     def axial(self, pixels: np.ndarray) -> np.ndarray:
         """Fractional axial coordinates (N, 2) of pixels (N, 2)."""
-        plane = cv2.perspectiveTransform(np.asarray(pixels, np.float64).reshape(-1, 1, 2),
+        pixels = np.asarray(pixels, np.float64).reshape(-1, 2)
+        pinhole = pixels if self.lens is None else self.lens.undistort_points(pixels)
+        plane = cv2.perspectiveTransform(pinhole.reshape(-1, 1, 2),
                                          np.linalg.inv(self.homography)).reshape(-1, 2)
         r = plane[:, 1] * 2 / SQRT3
         return np.column_stack([plane[:, 0] - r / 2, r])
@@ -117,14 +125,15 @@ def hex_round(axial: np.ndarray) -> np.ndarray:
     return np.column_stack([rx, rz]).astype(int)
 
 
-def fit_lattice(centres: np.ndarray, pitch_guess: float, frame_size: tuple[int, int], angle: float = 0.0
-                ) -> tuple[Lattice, list[Hex]] | None:
+def fit_lattice(centres: np.ndarray, pitch_guess: float, frame_size: tuple[int, int], angle: float = 0.0,
+                lens: CameraModel | None = None) -> tuple[Lattice, list[Hex]] | None:
     """The lattice through ``centres`` (N, 2) and each centre's cell; None for no centres.
 
     ``frame_size`` (width, height) sets the assumed pinhole camera used to recover ``Lattice.up``;
-    ``angle`` (radians, of the east step) is the lattice's turn where no two centres are neighbours.
+    ``angle`` (radians, of the east step) is the lattice's turn where no two centres are neighbours;
+    ``lens``: the intrinsics of the frame the centres lie in (None: an ideal lens).
     """
-    centres = np.asarray(centres, np.float64).reshape(-1, 2)
+    centres = _pinhole(centres, lens)
     if len(centres) == 0:
         return None
     basis = _affine_basis(centres, pitch_guess, angle)
@@ -133,7 +142,13 @@ def fit_lattice(centres: np.ndarray, pitch_guess: float, frame_size: tuple[int, 
     for _ in range(2):
         cells = hex_round(lattice.axial(centres))
         lattice = _fit_homography(centres, cells, basis, frame_size)
-    return lattice, [(int(q), int(r)) for q, r in cells]
+    return replace(lattice, lens=lens), [(int(q), int(r)) for q, r in cells]
+
+
+def _pinhole(centres: np.ndarray, lens: CameraModel | None) -> np.ndarray:
+    """Pixels (N, 2) as an ideal lens would show them (``lens``: the one that shows them; None: ideal)."""
+    centres = np.asarray(centres, np.float64).reshape(-1, 2)
+    return centres if lens is None or len(centres) == 0 else lens.undistort_points(centres)
 
 
 def refit_flat(lattice: Lattice, centres: np.ndarray, cells: list[Hex], frame_size: tuple[int, int]) -> Lattice:
@@ -143,8 +158,9 @@ def refit_flat(lattice: Lattice, centres: np.ndarray, cells: list[Hex], frame_si
     pull the fit (and the recovered pose) towards them.
     """
     cells = np.asarray(cells, np.int64).reshape(-1, 2)
-    basis = lattice.basis(tuple(cells.mean(axis=0)))
-    return _fit_homography(np.asarray(centres, np.float64).reshape(-1, 2), cells, basis, frame_size, robust=False)
+    basis = replace(lattice, lens=None).basis(tuple(cells.mean(axis=0)))
+    refitted = _fit_homography(_pinhole(centres, lattice.lens), cells, basis, frame_size, robust=False)
+    return replace(refitted, lens=lattice.lens)
 
 
 def _neighbour_pairs(centres: np.ndarray, pitch: float) -> tuple[np.ndarray, np.ndarray]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from calibration.camera import CameraModel
 from rules.hexgrid import Hex
 from rules.pieces import Colour
 from vision.lattice import PERSPECTIVE_TILES, Lattice, basis_pitch, fit_lattice, hex_round, refit_flat
@@ -57,8 +58,10 @@ def locate_tiles(frame: np.ndarray, mapper: TileMapper) -> Located:
     return place_tops(found, maps, frame)
 
 
-def place_tops(found: list[Peak], maps: TileMaps, frame: np.ndarray, held: Located | None = None) -> Located:
-    """Give the tops ``found`` in a BGR ``frame`` lattice coordinates (one per cell).
+def place_tops(found: list[Peak], maps: TileMaps, frame: np.ndarray, held: Located | None = None,
+               lens: CameraModel | None = None) -> Located:
+    """Give the tops ``found`` in a BGR ``frame`` lattice coordinates (one per cell); ``lens``: the
+    frame's intrinsics (None: an ideal lens).
 
     ``held`` (where the frames before placed their tops: the camera and table keep still) lends
     its lattice to a hive of PERSPECTIVE_TILES or more tops that it still fits (``_holds``): as
@@ -69,7 +72,8 @@ def place_tops(found: list[Peak], maps: TileMaps, frame: np.ndarray, held: Locat
         return Located([], None, maps)
     centres = np.array([p.centre for p in found])
     angle = outline_angle(frame, found[0]) if len(found) == 1 else 0.0
-    fresh = _on_the_table(fit_lattice(centres, median_pitch(found), _size(frame), angle)[0], centres, _size(frame))
+    fresh = _on_the_table(fit_lattice(centres, median_pitch(found), _size(frame), angle, lens)[0], centres,
+                          _size(frame))
     if held is None or held.lattice is None or len(found) < PERSPECTIVE_TILES:
         return _placed(found, fresh, maps, len(found))
     kept = _Placing.of(held.lattice, centres)

@@ -32,6 +32,15 @@ def test_undistortion_matches_the_true_lens_inside_the_frame(calibrated, true_ca
     assert np.abs(error).max() < 1.0
 
 
+def test_distorting_points_undoes_undistorting_them(true_camera):
+    """The lattice is fitted to pinhole positions and bent back through the lens to meet pixels."""
+    xs, ys = np.meshgrid(np.linspace(5, 634, 9), np.linspace(5, 474, 7))
+    seen = np.column_stack([xs.ravel(), ys.ravel()])
+    pinhole = true_camera.undistort_points(seen)
+    assert np.abs(pinhole - seen).max() > 10  # the corners move: the lens bends them
+    assert np.allclose(true_camera.distort_points(pinhole), seen, atol=0.01)
+
+
 def test_undistorted_frame_matches_an_ideal_pinhole_view(calibrated, true_camera, photograph):
     pose = Pose.look_at(np.array([40.0, 60.0, -400.0]), np.array([100.0, 140.0, 0.0]))
     photo = photograph(true_camera, pose, seed=1)

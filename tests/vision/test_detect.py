@@ -18,7 +18,7 @@ from vision.locate import Located, LocatedTile, locate_tiles
 from vision.profile import CLASSES, CreatureProfile, demo_profile
 from vision.still import MAX_VIEWS, REVIEW_EVERY
 from vision.render.photos import enrollment_photos
-from vision.render.scene import Conditions, random_conditions, render_position
+from vision.render.scene import Conditions, make_camera, random_conditions, render_position
 from vision.render.world import random_world
 from vision.tilemaps import CLASSES as MAP_CLASSES, HAND, OBJECT, STRIDE, TileMaps
 
@@ -33,6 +33,7 @@ POSITION = {cell: [Piece.parse(name)] for cell, name in zip(CELLS, NAMES)}
 def detector() -> Detector:
     """Style a, enrolled from one photo of the documented layout."""
     return Detector(enroll(enrollment_photos(1, seed=21, style="a")))
+
 
 
 def read_against_truth(observation, truth) -> tuple[int, int, int]:
@@ -328,3 +329,20 @@ def test_a_tile_left_on_the_table_when_a_new_game_begins_is_not_taken_for_its_pr
     assert not any(_film(detector, {}, range(6, 10))[2:])  # cleared away: the print is looked past
     again = _film(detector, QUEEN_AT_CENTRE, range(10, 14))[-1]
     assert [(t.colour, t.bug) for t in again] == [(Colour.WHITE, Bug.QUEEN)]
+
+def test_with_intrinsics_a_wide_lens_frame_is_read_as_it_was_taken() -> None:
+    """A calibrated camera's frame is not resampled to a pinhole view (which reads worse: a wide
+    lens's corners fall outside it and its tiles look stretched): the tops lie where the frame
+    shows them, in the cells an unknown lens gives too."""
+    conditions = Conditions(height_mm=420, tilt_deg=5, hfov_deg=102, k1=-0.3, k2=0.09, fit_canvas=True,
+                            aim_mm=(220.0, -90.0), seed=3, style="b", solid=True, bevel_mm=0.8, gap_mm=0.3,
+                            flats_mm=38.0, thickness_mm=10.0)
+    frame, truth = render_position(POSITION, conditions)
+    lens = make_camera(POSITION, conditions).intrinsics()
+    shown = np.array([t.px for t in truth.tiles])
+    assert np.linalg.norm(lens.undistort_points(shown) - shown, axis=1).max() > truth.pitch_px / 2
+    calibrated, plain = (Detector(camera=camera).detect(frame) for camera in (lens, None))
+    for tile in truth.tiles:
+        assert min(np.hypot(s.px[0] - tile.px[0], s.px[1] - tile.px[1]) for s in calibrated.tiles) < 0.15 * truth.pitch_px
+    seen = {s.cell: (s.colour, s.bug) for s in calibrated.tiles}
+    assert align(seen, {s.cell: (s.colour, s.bug) for s in plain.tiles}).matched == len(seen) == len(truth.tiles)

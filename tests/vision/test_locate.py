@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from calibration.camera import CameraModel
 from rules.hexgrid import Hex, distance, neighbours
 from rules.pieces import Piece
 from vision.compare import align
@@ -71,6 +72,22 @@ def test_fit_lattice_on_exact_points_with_anisotropy() -> None:
             assert distance(found[i], found[j]) == distance(a, b)
     assert set(neighbours(found[0])) >= {found[1], found[2]}
     assert np.allclose(lattice.pixel(found[5]), pixels[5], atol=0.5)
+
+
+def test_a_hive_seen_through_a_wide_lens_is_fitted_through_that_lens() -> None:
+    """With the camera's intrinsics the lattice is a pinhole's, bent through the lens where it
+    meets the frame's own pixels: a wide hive's outer tops lie where no plain homography puts them."""
+    lens = CameraModel(np.array([[520.0, 0.0, 640.0], [0.0, 520.0, 360.0], [0.0, 0.0, 1.0]]),
+                       np.array([-0.3, 0.09, 0.0, 0.0, 0.0]), (1280, 720))
+    cells = [(q, r) for r in range(-3, 4) for q in range(-6, 7) if abs(q + r / 2) <= 5.5]
+    plane = np.array([[q + r / 2, r * np.sqrt(3) / 2] for q, r in cells]) * 80
+    tops = lens.distort_points(plane + [640, 360])
+    plain, _ = fit_lattice(tops, 70.0, (1280, 720))
+    bent, found = fit_lattice(tops, 70.0, (1280, 720), lens=lens)
+    assert np.abs(bent.pixels(np.array(found)) - tops).max() < 0.5
+    assert np.array_equal(hex_round(bent.axial(tops)), np.array(found))
+    assert np.linalg.norm(plain.pixels(hex_round(plain.axial(tops))) - tops, axis=1).max() > 5
+    assert all(distance(found[i], found[j]) == distance(a, b) for i, a in enumerate(cells) for j, b in enumerate(cells))
 
 
 # Tops a rendered frame showed (fluent-flat, the camera tilted, tiles 34 pixels apart), three of

@@ -12,6 +12,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from calibration.camera import CameraModel
+
 WIDTH, HEIGHT = 1280, 720
 HFOV_DEG = 66.0  # Raspberry Pi Camera Module 3, standard lens
 WIDE_HFOV_DEG = 102.0  # Raspberry Pi Camera Module 3 Wide
@@ -51,6 +53,11 @@ class SyntheticCamera:
         focal = (WIDTH / 2) / np.tan(np.radians(hfov_deg / 2))
         matrix = np.array([[focal, 0, WIDTH / 2], [0, focal, HEIGHT / 2], [0, 0, 1]])
         return cls(rotation, -rotation @ position, matrix, k1, k2, fit_canvas)
+
+    def intrinsics(self) -> CameraModel:
+        """What ``hivecam calibrate camera`` measures of this camera's whole view: its pinhole
+        matrix and radial lens distortion."""
+        return CameraModel(self.matrix, np.array([self.k1, self.k2, 0.0, 0.0, 0.0]), (WIDTH, HEIGHT))
 
     def cropped(self, x: float, y: float, zoom: float) -> "SyntheticCamera":
         """The camera showing only part of its whole view, as a sensor crop does: the frame's pixel
