@@ -35,7 +35,6 @@ def detector() -> Detector:
     return Detector(enroll(enrollment_photos(1, seed=21, style="a")))
 
 
-
 def read_against_truth(observation, truth) -> tuple[int, int, int]:
     """Up to a turn and shift of the lattice: how many tops are found in their cell with their
     colour, how many of those show the right creature, and how many sightings match no top."""
@@ -329,6 +328,7 @@ def test_a_tile_left_on_the_table_when_a_new_game_begins_is_not_taken_for_its_pr
     assert not any(_film(detector, {}, range(6, 10))[2:])  # cleared away: the print is looked past
     again = _film(detector, QUEEN_AT_CENTRE, range(10, 14))[-1]
     assert [(t.colour, t.bug) for t in again] == [(Colour.WHITE, Bug.QUEEN)]
+
 
 def test_with_intrinsics_a_wide_lens_frame_is_read_as_it_was_taken() -> None:
     """A calibrated camera's frame is not resampled to a pinhole view (which reads worse: a wide
