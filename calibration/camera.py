@@ -91,9 +91,8 @@ class CameraModel:
         """Pixel positions (N, 2) of the undistorted image as the lens shows them: the inverse
         of ``undistort_points``."""
         pts = np.asarray(points, np.float64).reshape(-1, 2)
-        rays = cv2.undistortPoints(pts.reshape(-1, 1, 2), self.matrix, None).reshape(-1, 2)  # K^-1 only
-        shown, _ = cv2.projectPoints(np.column_stack([rays, np.ones(len(rays))]).reshape(-1, 1, 3),
-                                     np.zeros(3), np.zeros(3), self.matrix, self.distortion)
+        rays = np.column_stack([pts, np.ones(len(pts))]) @ np.linalg.inv(self.matrix).T
+        shown, _ = cv2.projectPoints(rays.reshape(-1, 1, 3), np.zeros(3), np.zeros(3), self.matrix, self.distortion)
         return shown.reshape(-1, 2)
 
     def check_size(self, width: int, height: int, what: str) -> None:
