@@ -42,17 +42,6 @@ class CameraModel:
         """Mean focal length in pixels."""
         return float((self.matrix[0, 0] + self.matrix[1, 1]) / 2)
 
-    @cached_property
-    def _undistort_maps(self) -> tuple[np.ndarray, np.ndarray]:
-        return cv2.initUndistortRectifyMap(self.matrix, self.distortion, None, self.matrix, self.image_size,
-                                           cv2.CV_16SC2)
-
-    def undistort(self, frame: np.ndarray) -> np.ndarray:
-        """``frame`` with lens distortion removed (same camera matrix, same size). A frame of
-        another resolution with the same aspect ratio is undistorted by the rescaled camera."""
-        height, width = frame.shape[:2]
-        return cv2.remap(frame, *self.at_size(width, height)._undistort_maps, cv2.INTER_LINEAR)
-
     def at_size(self, width: int, height: int) -> "CameraModel":
         """This camera delivering ``width`` x ``height`` frames: the same lens, its matrix scaled.
 
@@ -82,7 +71,8 @@ class CameraModel:
         return {}
 
     def undistort_points(self, points: np.ndarray) -> np.ndarray:
-        """Pixel positions (N, 2) as they would be in the undistorted image."""
+        """Pixel positions (N, 2) of this camera's frames as an ideal pinhole camera with the
+        same matrix would show them (for frames of another size, ``at_size`` first)."""
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
         return cv2.undistortPoints(pts, self.matrix, self.distortion, P=self.matrix,
                                    criteria=UNDISTORT_CRITERIA).reshape(-1, 2)

@@ -41,15 +41,21 @@ def test_distorting_points_undoes_undistorting_them(true_camera):
     assert np.allclose(true_camera.distort_points(pinhole), seen, atol=0.01)
 
 
-def test_undistorted_frame_matches_an_ideal_pinhole_view(calibrated, true_camera, photograph):
+def _pinhole_corners(camera: CameraModel, photo: np.ndarray) -> np.ndarray:
+    """The board's corners found in ``photo``, as an ideal pinhole ``camera`` would show them."""
+    height, width = photo.shape[:2]
+    return camera.at_size(width, height).undistort_points(detect_board(photo).image_points)
+
+
+def test_undistorted_corners_match_an_ideal_pinhole_view(calibrated, true_camera, photograph):
     pose = Pose.look_at(np.array([40.0, 60.0, -400.0]), np.array([100.0, 140.0, 0.0]))
     photo = photograph(true_camera, pose, seed=1)
     ideal = photograph(CameraModel(calibrated.matrix, np.zeros(5), (640, 480)), pose, seed=2)
     expected = detect_board(ideal).image_points
     assert np.abs(detect_board(photo).image_points - expected).max() > 1.0  # the lens bends the board
-    assert np.abs(detect_board(calibrated.undistort(photo)).image_points - expected).max() < 0.4
+    assert np.abs(_pinhole_corners(calibrated, photo) - expected).max() < 0.4
     with pytest.raises(CalibrationError, match="calibrated at 640x480"):
-        calibrated.undistort(np.zeros((480, 480, 3), np.uint8))  # another shape: a different crop
+        calibrated.at_size(480, 480)  # another shape: a different crop
 
 
 def test_a_frame_of_another_resolution_of_the_same_shape_is_undistorted_rescaled(calibrated, true_camera,
@@ -57,27 +63,32 @@ def test_a_frame_of_another_resolution_of_the_same_shape_is_undistorted_rescaled
     pose = Pose.look_at(np.array([40.0, 60.0, -400.0]), np.array([100.0, 140.0, 0.0]))
     photo = photograph(true_camera, pose, seed=1)
     half = cv2.resize(photo, (320, 240), interpolation=cv2.INTER_AREA)
-    full_size = detect_board(calibrated.undistort(photo)).image_points
-    half_size = detect_board(calibrated.undistort(half)).image_points
+    full_size = _pinhole_corners(calibrated, photo)
+    half_size = _pinhole_corners(calibrated, half)
     assert np.abs((half_size + 0.5) * 2 - 0.5 - full_size).max() < 1.5  # the same undistorted board, halved
+    assert np.abs((calibrated.undistort_points(detect_board(half).image_points) + 0.5) * 2 - 0.5
+                  - full_size).max() > 3.0  # undistorted as if full size: wrong
 
 
 def test_a_crop_of_the_sensor_is_undistorted_as_that_part_of_the_lens(calibrated, true_camera, photograph):
     pose = Pose.look_at(np.array([40.0, 60.0, -700.0]), np.array([100.0, 140.0, 0.0]))
-    whole = detect_board(calibrated.undistort(photograph(true_camera, pose, seed=1)))
+    whole_photo = photograph(true_camera, pose, seed=1)
+    whole = detect_board(whole_photo)
     x, y, zoom = 200.0, 120.0, 2.0
     crop = photograph(true_camera.cropped(x, y, zoom), pose, seed=1)  # the sensor's pixels of that part, 2x larger
     expected = {tuple(corner): (seen + 0.5 - [x, y]) * zoom - 0.5
-                for corner, seen in zip(whole.object_points, whole.image_points)}
+                for corner, seen in zip(whole.object_points, _pinhole_corners(calibrated, whole_photo))}
+    seen = detect_board(crop)
 
-    def error(view) -> float:
-        common = [(seen, expected[tuple(corner)]) for corner, seen in zip(view.object_points, view.image_points)
+    def error(lens: CameraModel) -> float:
+        common = [(found, expected[tuple(corner)])
+                  for corner, found in zip(seen.object_points, lens.undistort_points(seen.image_points))
                   if tuple(corner) in expected]
         assert len(common) >= 15
-        return max(float(np.abs(seen - want).max()) for seen, want in common)
+        return max(float(np.abs(found - want).max()) for found, want in common)
 
-    assert error(detect_board(calibrated.cropped(x, y, zoom).undistort(crop))) < 1.0
-    assert error(detect_board(calibrated.undistort(crop))) > 2.0  # undistorted as the whole lens: bent wrong
+    assert error(calibrated.cropped(x, y, zoom)) < 1.0
+    assert error(calibrated) > 2.0  # undistorted as the whole lens: bent wrong
 
 
 def test_save_and_load_round_trip(calibrated, tmp_path):
