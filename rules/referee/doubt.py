@@ -40,7 +40,8 @@ tiles than the position has stacks (a change showed that no move explained then:
 moved, not yet seen where it went): a placement goes wholly unseen where the quiet view showed
 as many. So is any view that only more than ``MOST_AT_ONCE`` moves explain: players rarely make three moves between two still
 views, and a stack or tile misread is then likelier than the moves that happen to fit it (a
-wrong record makes the next right move look illegal). So is a view that two moves explain only
+wrong record makes the next right move look illegal); but after one hand, one move that
+explains it leniently (as below) is recorded, if exactly one does (``Referee._one_move_for_one_hand``). So is a view that two moves explain only
 leniently (a sure read taken as the camera's mistake, or a tile as hidden or as the table): a tile
 misread or missed with one move is as likely (a Black Ant placed and read as a Grasshopper, the Queen
 beside it missed, fitted "the Queen moved there, misread" and a Beetle's move seen with it).

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from ..board import Board
 from ..move import PASS, Move
@@ -52,6 +52,7 @@ _SEARCHES = [(0, False, False), (1, False, False), (2, False, False), (2, True, 
 LENIENT_AGREEING = 4
 TALL_STACK = 3  # a stack this high may show its top over the next cell from an oblique camera
 HIDING_STACK = 2  # ... and one this high may hide a tile beside it (thick tiles, a tilted camera)
+SHOWN_MISFITS = 1  # cells a steady view between may get wrong and still show the moves before it
 
 
 # ------------------------------------------------------------------ verdicts
@@ -80,17 +81,20 @@ Verdict = Explained | Attempt | Misread
 
 # ------------------------------------------------------------------ judging
 def judge(board: Board, scene: Scene, accepted: Mapping[Hex, Label] | None,
-          current: Transform | None, allow_mirror: bool = False) -> Verdict:
+          current: Transform | None, allow_mirror: bool = False, most: int = 3) -> Verdict:
     """Explain ``scene`` (observer coordinates) from ``board``'s position.
 
     ``accepted`` is the last view accepted as showing the position (game coordinates),
-    or None to compare with the position itself; ``current`` the last registration.
+    or None to compare with the position itself; ``current`` the last registration; ``most``
+    the most moves an explanation may have.
     """
     before = tops(board)
     reference = dict(accepted) if accepted is not None else before
     ranked = _ranked_transforms(scene, reference, before, current, allow_mirror)
     views = {transform: _leaning_tops(board, moved(scene, transform)) for transform, _ in ranked}
     for count, loose, lenient in _SEARCHES:
+        if count > most:
+            continue
         found: list[tuple[int, Explanation]] = []
         for transform, votes in ranked:
             if lenient and votes < LENIENT_AGREEING:
@@ -316,6 +320,34 @@ NEAREST = 3
 """The most moves offered to confirm when nothing explains the view."""
 MISREAD_CELLS = 2
 """The most cells a move offered to confirm may leave differing from the view (misread)."""
+
+
+def shown_moves(board: Board, explanation: Explanation, views: Sequence[Scene]) -> int:
+    """How many of ``explanation``'s first moves a steady view judged before it showed: the most
+    (short of all) after which one of ``views`` (observer coordinates) differs from the position
+    in at most ``SHOWN_MISFITS`` cells, and in fewer than from the position a move earlier (a view
+    nothing explained for a phantom or a tile missed still shows which move came first)."""
+    def misfits() -> list[int]:
+        position = tops(board)
+        return [_misfits(moved(view, explanation.transform), position) for view in views]
+
+    shown, before = 0, misfits()
+    for count, move in enumerate(explanation.moves[:-1], 1):
+        board.push(move)
+        after = misfits()
+        if any(a <= SHOWN_MISFITS and a < b for a, b in zip(after, before)):
+            shown = count
+        before = after
+    for _ in explanation.moves[:-1]:
+        board.pop()
+    return shown
+
+
+def _misfits(seen: Scene, position: Mapping[Hex, Label]) -> int:
+    """Cells where ``seen`` disagrees with ``position``: a tile missing or extra, or read surely as
+    another (an unsure read only says that a piece is there)."""
+    wrong = sum(position.get(c) is None or read.sure and position[c] != read.label for c, read in seen.items())
+    return wrong + sum(c not in seen for c in position)
 
 
 def nearest_moves(board: Board, seen: Scene) -> tuple[str, ...]:

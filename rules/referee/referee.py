@@ -34,7 +34,7 @@ from .attempts import Attempt, Misread, offender
 from .doubt import (MOST_AT_ONCE, NOTHING, colour_doubt, lenient_moves_reason, many_moves_reason, missed_move_message,
                     RESUMED_REASON, second_move_message, unconfirmed_message, unseen_move_reason, view_doubt)
 from .identity import Renaming, parse_renaming, renamed, suspects
-from .inference import Explained, Explanation, judge, nearest_moves
+from .inference import Explained, Explanation, judge, nearest_moves, shown_moves
 from .scene import Label, Scene, labels, moved, scene_of, tops
 from .registration import Transform, best_fit
 from .stability import OCCLUDED, STEADY, Signature, Steadiness
@@ -43,6 +43,7 @@ from .view import Entry, Pending, differences, entries, reading
 
 T = TypeVar("T")
 CARRIES = 2  # later still views a question about an unsure read may wait for
+BETWEEN_KEPT = 8  # steady views kept since the last accepted one, to tell which of several moves came first
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,7 @@ class Referee:
         self._quiet_visit: float | None = None  # since the last recorded move, when a hand left the board unchanged
         self._blind_visit = False  # ... and its view showed as many tiles as the position has stacks
         self._visits = 0  # steady views after a hand since the last recorded move
+        self._between: list[Scene] = []  # steady views judged since the last accepted one, none accepted
 
     @classmethod
     def resume(cls, record: GameRecord, config: RefereeConfig | None = None,
@@ -171,6 +173,13 @@ class Referee:
         return events
 
     def _judge(self, scene: Scene, since: float) -> list[Event]:
+        accepted = self._accepted
+        events = self._rule(scene, since)
+        if self._accepted is accepted:
+            self._between = self._between[-BETWEEN_KEPT + 1:] + [scene]
+        return events
+
+    def _rule(self, scene: Scene, since: float) -> list[Event]:
         self._deferred = None
         verdict = judge(self.board, scene, self._accepted, self._transform, self.config.allow_mirror)
         if self._carried is not None and isinstance(verdict, Explained):
@@ -195,6 +204,10 @@ class Referee:
         candidates = verdict.candidates
         if self._unconfirmed() and not self._hand and any(e.moves for e in candidates):
             return self._ask(candidates, scene, since, RESUMED_REASON)  # made while hivecam was off, or misread
+        if all(self._unseen(e) > MOST_AT_ONCE for e in candidates):
+            candidates = self._one_move_for_one_hand(scene) or candidates
+        if len(candidates) > 1:
+            candidates = self._shown_first(candidates)
         if len(candidates) > 1:
             settled = since + self.config.unsure_wait_seconds
             if any(e.unsure for e in candidates) and self._time < settled:
@@ -207,7 +220,7 @@ class Referee:
         pending = self._pending
         if isinstance(pending, _Restore) and chosen.moves and chosen.moves[:len(pending.undone)] == pending.undone:
             return []  # the board still shows the undone moves
-        played = self._unseen(chosen.moves)
+        played = self._unseen(chosen)
         if self._quiet_visit is not None and played > 1 and not self._each_hand_moved(played):
             return self._ask(candidates, scene, since, unseen_move_reason(self._quiet_visit))
         if played > MOST_AT_ONCE:
@@ -221,6 +234,28 @@ class Referee:
         if not chosen.moves:
             return [TakebackEvent(self._time, len(self.record.moves))] if pending else []
         return self._play(chosen.moves, since)
+
+    def _one_move_for_one_hand(self, scene: Scene) -> tuple[Explanation, ...] | None:
+        """For a view that only more than ``MOST_AT_ONCE`` moves explain strictly, after one hand
+        came: the one explanation of a single move found leniently, if there is exactly one (a
+        tile hidden beside a tall stack, or one sure read wrong, is likelier than three moves in
+        one visit: a Beetle climbing a stack hid the Mosquito beside it, which "the Beetle moved,
+        the Mosquito climbed the stack and the Beetle onto it" fitted strictly)."""
+        if self._carried is not None or not self._each_hand_moved(1):
+            return None
+        verdict = judge(self.board, scene, self._accepted, self._transform, self.config.allow_mirror,
+                        most=MOST_AT_ONCE)
+        if not isinstance(verdict, Explained) or len(verdict.candidates) != 1:
+            return None
+        return verdict.candidates if self._unseen(verdict.candidates[0]) == 1 else None
+
+    def _shown_first(self, candidates: tuple[Explanation, ...]) -> tuple[Explanation, ...]:
+        """Of several explanations, the one whose first moves a steady view since the last accepted
+        one showed furthest (``shown_moves``), if one did (which Grasshopper was placed first, where
+        a Beetle went before it climbed); else all of them."""
+        shown = [shown_moves(self.board, e, self._between) for e in candidates]
+        best = max(shown)
+        return (candidates[shown.index(best)],) if best and shown.count(best) == 1 else candidates
 
     def _unconfirmed(self) -> bool:
         """Whether no view has shown the recorded position yet (a game resumed from its record,
@@ -276,14 +311,16 @@ class Referee:
         first, chosen = self._carried[0][0].moves, verdict.candidates[0].moves
         return any(a.origin == b.origin and a.dest == b.dest and a.piece is not b.piece for a, b in zip(first, chosen))
 
-    def _unseen(self, moves: tuple[Move, ...]) -> int:
-        """How many of ``moves`` (passes aside) no steady view showed: all of them, but for the
-        candidate of a carried question that they begin with."""
-        played = sum(not m.is_pass for m in moves)
+    def _unseen(self, explanation: Explanation) -> int:
+        """How many of its moves (passes aside) no steady view showed: all of them, but for those of
+        the candidate of a carried question that they begin with, or those a steady view since the
+        last accepted one showed (``shown_moves``)."""
+        moves = explanation.moves
+        seen = shown_moves(self.board, explanation, self._between)
         for option in self._carried[0] if self._carried is not None else ():
             if moves[:len(option.moves)] == option.moves:
-                return played - sum(not m.is_pass for m in option.moves)
-        return played
+                seen = max(seen, len(option.moves))
+        return sum(not m.is_pass for m in moves[seen:])
 
     def _note_visit(self, changed: bool) -> None:
         """A steady view after a hand: count it, and remember when one left the recorded position
@@ -703,7 +740,7 @@ class Referee:
         return self.record.result.is_over
 
     def _accept(self, scene: Scene, transform: Transform) -> None:
-        self._transform = transform
+        self._transform, self._between = transform, []
         self._accepted = labels(moved(scene, transform))
 
     def _play(self, moves: tuple[Move, ...], timestamp: float, mark: Mark | None = None,

@@ -145,6 +145,32 @@ def test_three_moves_at_once_are_a_question_and_two_are_recorded(table) -> None:
     assert [e.uhp for e in of(t.still(), "move")] == ["bA1 \\bQ", "wA1 -wQ"]
 
 
+def test_a_view_between_tells_which_of_two_look_alikes_came_first(table) -> None:
+    """White's two Ants placed around Black's move: the final view fits either order. A view
+    between, which missed a Grasshopper and so explained nothing, showed the first Ant: it is
+    recorded so, with no question (the rendered benchmark: which Grasshopper was placed first)."""
+    t = table(*OPENING)
+    missed = t.transform.apply((1, 0))  # bG1
+
+    def without_bg1() -> tuple:
+        return tuple(s for s in t.seen() if s.cell != missed)
+
+    t.hand()
+    t.play("wA1 -wQ")
+    assert kinds(t.still(tiles=without_bg1())) == []
+    t.hand()
+    t.play("bA1 bQ-")
+    assert kinds(t.still(tiles=without_bg1())) == []
+    t.hand()
+    t.play("wA2 wQ\\")
+    assert [e.uhp for e in of(t.still(), "move")] == ["wA1 -wQ", "bA1 bQ-", "wA2 wQ\\"]
+    t = table(*OPENING)
+    t.hand()
+    t.play("wA1 -wQ", "bA1 bQ-", "wA2 wQ\\")  # no view between: either order
+    asked = of(t.still(), "needs_confirmation")
+    assert len(asked) == 1 and len(asked[0].candidates) == 2
+
+
 def test_an_illegal_move_in_a_view_that_lost_most_of_the_hive_is_not_ruled_on(table) -> None:
     """Dark tiles on a dark mat: Black's tiles go unseen, and a person vouched for such a view."""
     t = table("wS1", "bG1 /wS1", "wG1 wS1/", "bQ bG1\\", "wB1 wG1-", "bB1 -bQ", "wQ wS1-", "bS1 bB1\\", "wS2 wQ-",

@@ -6,12 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-from table_sim import kinds, of, table_uhps, uhps
+from table_sim import Table, kinds, of, table_uhps, uhps
 
 from rules import Bug, Colour, Piece
 from rules.explain import Rule
 from rules.observation import TileSighting
-from rules.referee import RefereeConfig
+from rules.referee import Referee, RefereeConfig
 from rules.referee.registration import Transform
 
 OPENING = ("wG1", "bG1 wG1-", "wQ -wG1", "bQ bG1-")  # wQ(-1,0) wG1(0,0) bG1(1,0) bQ(2,0)
@@ -218,6 +218,26 @@ def test_a_tile_hidden_behind_a_stack_does_not_stop_play(table, history, move, b
     t.hand()
     t.play(then)
     assert [e.uhp for e in of(t.still(), "move")] == [then]  # and back in sight, nothing amiss
+
+
+def test_a_climb_hiding_a_beetle_after_one_hand_is_one_move_not_three() -> None:
+    """Black's Beetle climbs the stack where White's Beetle lies, and the new three-high stack hides
+    White's other Beetle beside it. "bB1 stepped aside, wB2 climbed the stack, bB1 onto it" fits
+    the view with every tile seen as it is, but one hand came: one move, one tile out of sight
+    (a rendered game asked this; it was one move)."""
+    p = Piece.parse
+    stacks = {(0, 0): [p("bQ"), p("wB1")], (1, 0): [p("bB1")], (0, 1): [p("wB2")], (-1, 0): [p("wQ")],
+              (-2, 0): [p("wG1")], (-3, 0): [p("wA1")], (-3, 1): [p("wS1")]}
+    t = Table(Referee.from_position("Base+MLP", None, stacks, "b", RefereeConfig(stable_seconds=0.3)))
+    assert kinds(t.still()) == []
+    t.hand()
+    t.play("bB1 wB1")
+    hidden = t.transform.apply((0, 1))
+    events = t.still(tiles=tuple(s for s in t.seen() if s.cell != hidden))
+    assert kinds(events) == ["move"] and uhps(t.referee)[-1] == "bB1 wB1"
+    t.hand()
+    t.play("wB2 bB1")
+    assert [e.uhp for e in of(t.still(), "move")] == ["wB2 bB1"]
 
 
 def test_an_illegal_climb_is_not_taken_for_a_tile_hidden_behind_the_stack_the_camera_reports(table) -> None:
