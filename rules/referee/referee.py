@@ -124,7 +124,7 @@ class Referee:
         self._quiet_visit: float | None = None  # since the last recorded move, when a hand left the board unchanged
         self._blind_visit = False  # ... and its view showed as many tiles as the position has stacks
         self._visits = 0  # steady views after a hand since the last recorded move
-        self._between: list[Scene] = []  # steady views judged since the last accepted one, none accepted
+        self._between: list[Scene] = []  # steady views judged since the last accepted one or move, none accepted
 
     @classmethod
     def resume(cls, record: GameRecord, config: RefereeConfig | None = None,
@@ -750,7 +750,7 @@ class Referee:
         hand visit (several moves at once fit the view whether or not a move went unseen)."""
         if sum(not m.is_pass for m in moves) == 1 or mark is not None or confirmed:
             self._quiet_visit, self._blind_visit = None, False
-        self._carried, self._visits = None, 0
+        self._carried, self._visits, self._between = None, 0, []
         events: list[Event] = []
         for move in moves:
             events.append(self._push(move, timestamp, mark, confirmed))
@@ -785,6 +785,7 @@ class Referee:
             self.record.resolve_attempt(resolution, by or pending[-1].colour.value)
 
     def _pop(self) -> Move:
+        self._between = []
         self.record.pop()
         return self.board.pop()
 
