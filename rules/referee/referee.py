@@ -253,9 +253,15 @@ class Referee:
         """Of several explanations, the one whose first moves a steady view since the last accepted
         one showed furthest (``shown_moves``), if one did (which Grasshopper was placed first, where
         a Beetle went before it climbed); else all of them."""
-        shown = [shown_moves(self.board, e, self._between) for e in candidates]
+        shown = [self._shown(e) for e in candidates]
         best = max(shown)
         return (candidates[shown.index(best)],) if best and shown.count(best) == 1 else candidates
+
+    def _shown(self, explanation: Explanation) -> int:
+        """How many of its first moves a steady view since the last accepted one showed
+        (``shown_moves``); none of one found leniently (the views between may share its misread:
+        "the Queen moved there, misread" fits them as well as the last)."""
+        return 0 if explanation.lenient else shown_moves(self.board, explanation, self._between)
 
     def _unconfirmed(self) -> bool:
         """Whether no view has shown the recorded position yet (a game resumed from its record,
@@ -314,9 +320,9 @@ class Referee:
     def _unseen(self, explanation: Explanation) -> int:
         """How many of its moves (passes aside) no steady view showed: all of them, but for those of
         the candidate of a carried question that they begin with, or those a steady view since the
-        last accepted one showed (``shown_moves``)."""
+        last accepted one showed (``_shown``)."""
         moves = explanation.moves
-        seen = shown_moves(self.board, explanation, self._between)
+        seen = self._shown(explanation)
         for option in self._carried[0] if self._carried is not None else ():
             if moves[:len(option.moves)] == option.moves:
                 seen = max(seen, len(option.moves))
