@@ -322,18 +322,27 @@ MISREAD_CELLS = 2
 """The most cells a move offered to confirm may leave differing from the view (misread)."""
 
 
-def shown_moves(board: Board, explanation: Explanation, views: Sequence[Scene]) -> int:
+def shown_moves(board: Board, explanation: Explanation, views: Sequence[Scene],
+                accepted: Mapping[Hex, Label] | None) -> int:
     """How many of ``explanation``'s first moves a steady view judged before it showed: the most
-    (short of all) after which one of ``views`` (observer coordinates) differs from the position
-    in at most ``SHOWN_MISFITS`` cells, and in fewer than from the position a move earlier (a view
-    nothing explained for a phantom or a tile missed still shows which move came first)."""
+    (short of all) after which one of ``views`` (observer coordinates) differs from what it should
+    show in at most ``SHOWN_MISFITS`` cells, and in fewer than a move earlier (a view nothing
+    explained for a phantom or a tile missed still shows which move came first). A view should
+    show the last ``accepted`` one (game coordinates; None: the position), but the moves' cells."""
+    expected = dict(accepted) if accepted is not None else tops(board)
+
     def misfits() -> list[int]:
-        position = tops(board)
-        return [_misfits(moved(view, explanation.transform), position) for view in views]
+        return [_misfits(moved(view, explanation.transform), expected) for view in views]
 
     shown, before = 0, misfits()
     for count, move in enumerate(explanation.moves[:-1], 1):
         board.push(move)
+        for cell in (c for c in (move.origin, move.dest) if c is not None):
+            top = label(board.top(cell))
+            if top is None:
+                expected.pop(cell, None)
+            else:
+                expected[cell] = top
         after = misfits()
         if any(a <= SHOWN_MISFITS and a < b for a, b in zip(after, before)):
             shown = count
@@ -343,11 +352,11 @@ def shown_moves(board: Board, explanation: Explanation, views: Sequence[Scene]) 
     return shown
 
 
-def _misfits(seen: Scene, position: Mapping[Hex, Label]) -> int:
-    """Cells where ``seen`` disagrees with ``position``: a tile missing or extra, or read surely as
-    another (an unsure read only says that a piece is there)."""
-    wrong = sum(position.get(c) is None or read.sure and position[c] != read.label for c, read in seen.items())
-    return wrong + sum(c not in seen for c in position)
+def _misfits(seen: Scene, expected: Mapping[Hex, Label]) -> int:
+    """Cells where ``seen`` disagrees with what it should show: a tile missing or extra, or read
+    surely as another (an unsure read only says that a piece is there)."""
+    wrong = sum(expected.get(c) is None or read.sure and expected[c] != read.label for c, read in seen.items())
+    return wrong + sum(c not in seen for c in expected)
 
 
 def nearest_moves(board: Board, seen: Scene) -> tuple[str, ...]:

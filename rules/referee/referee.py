@@ -261,7 +261,7 @@ class Referee:
         """How many of its first moves a steady view since the last accepted one showed
         (``shown_moves``); none of one found leniently (the views between may share its misread:
         "the Queen moved there, misread" fits them as well as the last)."""
-        return 0 if explanation.lenient else shown_moves(self.board, explanation, self._between)
+        return 0 if explanation.lenient else shown_moves(self.board, explanation, self._between, self._accepted)
 
     def _unconfirmed(self) -> bool:
         """Whether no view has shown the recorded position yet (a game resumed from its record,
