@@ -18,7 +18,7 @@ from ..hexgrid import Hex
 from ..move import Move
 from ..pieces import Colour
 from .registration import Transform
-from .scene import Label, Scene, changed, label, phantom, tops
+from .scene import Label, Scene, after_move, changed, label, phantom, tops
 
 
 @dataclass(frozen=True)
@@ -65,13 +65,7 @@ def reconstruct(board: Board, seen: Scene, reference: Mapping[Hex, Label], trans
             continue
         board.push(move)
         after = dict(reference)
-        for cell in (move.dest, move.origin):
-            if cell is not None:
-                top = label(board.top(cell))
-                if top is None:
-                    after.pop(cell, None)
-                else:
-                    after[cell] = top
+        after_move(after, board, move)
         second = _single_change(board, seen, changed(seen, after), transform)
         legal = isinstance(second, Attempt) and board.is_legal(second.move)
         board.pop()

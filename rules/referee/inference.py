@@ -39,7 +39,7 @@ from ..hexgrid import Hex, neighbours
 from ..pieces import Piece
 from .attempts import Attempt, Misread, reconstruct
 from .registration import Transform, candidate_transforms
-from .scene import Label, Read, Scene, changed, label, labels, moved, phantom, tops
+from .scene import Label, Read, Scene, after_move, changed, label, labels, moved, phantom, tops
 
 # The explanations tried, in order: up to three moves between two steady views, fewest
 # first; a loose search also follows a piece moved twice around the opponent's forced pass.
@@ -337,12 +337,7 @@ def shown_moves(board: Board, explanation: Explanation, views: Sequence[Scene],
     shown, before = 0, misfits()
     for count, move in enumerate(explanation.moves[:-1], 1):
         board.push(move)
-        for cell in (c for c in (move.origin, move.dest) if c is not None):
-            top = label(board.top(cell))
-            if top is None:
-                expected.pop(cell, None)
-            else:
-                expected[cell] = top
+        after_move(expected, board, move)
         after = misfits()
         if any(a <= SHOWN_MISFITS and a < b for a, b in zip(after, before)):
             shown = count

@@ -11,6 +11,7 @@ from typing import Mapping
 
 from ..board import Board
 from ..hexgrid import Hex, neighbours
+from ..move import Move
 from ..observation import Observation
 from ..pieces import Bug, Colour, Piece
 from .registration import Transform
@@ -57,6 +58,17 @@ def moved(scene: Scene, transform: Transform) -> Scene:
 
 def labels(scene: Scene) -> dict[Hex, Label]:
     return {cell: read.label for cell, read in scene.items()}
+
+
+def after_move(view: dict[Hex, Label], board: Board, move: Move) -> None:
+    """Update ``view`` (labels, game coordinates) where ``move``, just made on ``board``, changed
+    the tops: the cells it left and reached now show what the board has there."""
+    for cell in (c for c in (move.origin, move.dest) if c is not None):
+        top = label(board.top(cell))
+        if top is None:
+            view.pop(cell, None)
+        else:
+            view[cell] = top
 
 
 def changed(seen: Scene, reference: Mapping[Hex, Label]) -> set[Hex]:
