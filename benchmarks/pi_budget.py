@@ -66,7 +66,8 @@ def main() -> int:
     per_frame = statistics.mean(times)
     p95 = sorted(times)[int(0.95 * (len(times) - 1))]
     print(f"{len(frames)} frames of 1280x720 ({clock:.0f} s of game, {moves} moves recorded), one core, "
-          f"vision + referee: mean {per_frame * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms per frame; "
+          f"vision + referee: mean {per_frame * 1000:.1f} ms, median {statistics.median(times) * 1000:.1f} ms, "
+          f"p95 {p95 * 1000:.1f} ms per frame; "
           f"peak resident memory {rss_mb:.0f} MB (renderer included)")
     print(f"{'':32} {'frames/s':>9} {'still board -> page':>20}")
     for name, factor in FACTORS.items():

@@ -9,7 +9,8 @@ before; a second, turned view of the unsure ones) -> the profile's nearest examp
 is flagged ``occluded`` instead of being reported as a (wrong) board when a hand or an object
 lies on or next to the hive. ``learn`` adds the tops a game record names to the profile's
 examples as play goes on; ``read_darker`` reads the tops whose print glare washed out from a
-darker frame of the same view (``vision.glare``).
+darker frame of the same view (``vision.glare``). A still view whose reads have agreed is not read
+again until something in it changes (``vision.quiet``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from vision.lattice import basis_pitch
 from vision.locate import Located, LocatedTile, place_tops
 from vision.motion import MotionMap, touching
 from vision.profile import CLASSES, CreatureProfile, assign, default_profile
+from vision.quiet import QuietView
 from vision.session_light import SessionLight
 from vision.set_art import no_surer, printless
 from vision.still import KEEP_THRESHOLD, NEW_TOP, StillSpots
@@ -104,6 +106,7 @@ class Detector:
         self._learnt: dict[int, np.ndarray] = {}
         self._learnt_tops: dict[int, list[np.ndarray]] = {}
         self.still.forget_reads(darker=True)
+        self.quiet.forget()
 
     def learn(self, tops: Iterable[tuple[tuple[float, float], Piece]]) -> None:
         """Take the tops that a game record names (``Referee.identified``: where the last steady
@@ -132,6 +135,7 @@ class Detector:
         if enrolled is self.enrolled:  # not replaced meanwhile (enrollment runs on another thread)
             self.profile = enrolled.with_examples(self._learnt, self._learnt_tops)
         self.still.forget_reads()
+        self.quiet.forget()
 
     def forget(self) -> None:
         """Start afresh: the next frame is a new scene, not compared with the ones before (its
@@ -147,6 +151,7 @@ class Detector:
         self._bare_next: tuple[tuple[float, float], ...] | None = None  # told by ``table_bare``, not yet seen
         self._pitch = SMALL_PITCH  # the tiles' spacing (frame pixels) in the last frame that located any
         self._held: Located | None = None  # the last frame nothing hid: its lattice (its tiles left out)
+        self.quiet = QuietView()
 
     def look_through(self, view: View) -> None:
         """Read frames of ``view``, a part of the camera's whole view (``vision.zoom``), from now
@@ -157,6 +162,7 @@ class Detector:
     def use_camera(self, camera: CameraModel | None) -> None:
         """Read frames of a camera of these intrinsics (None: not known) from now on."""
         self.camera, self._lens_of = camera, None
+        self.quiet.forget()
 
     def _lens(self, shape: tuple[int, ...]) -> CameraModel | None:
         """The intrinsics of a frame of ``shape`` taken through the present view (None: not known)."""
@@ -174,6 +180,7 @@ class Detector:
         moves, away from ``tiles``, is the table itself, its print included (a mat's logo, a cloth's
         flower), and tops found there are looked past while their spots look as they do then."""
         self._bare_next = tuple(tiles)
+        self.quiet.forget()
 
     def detect(self, frame: np.ndarray, timestamp: float = 0.0) -> Observation:
         """The observation of one BGR frame, read as the lens shows it: with intrinsics, the hive's
@@ -184,6 +191,8 @@ class Detector:
             frame = self.light.normalise(frame)
         moved = self.motion.moved(captured, map_shape(frame.shape))
         cells = self.motion.colour
+        if cells is not None and self.quiet.unchanged(cells) and not self.wants_darker():
+            return self._again(timestamp)
         if self._bare_next is not None and cells is not None and not moved.all():
             tiles, self._bare_next = self._bare_next, None
             self.bare.seen_bare(cells, ~moved, tiles, self._pitch)
@@ -213,6 +222,15 @@ class Detector:
         self._reading = _Reading(located.tiles, weights, guessed, occluded, timestamp, for_darker)
         observation = self._reading.observation()
         self._last = captured, observation
+        if cells is not None:
+            self.quiet.read(cells, observation, bool(moved.any()))
+        return observation
+
+    def _again(self, timestamp: float) -> Observation:
+        """The last read again, for a frame that shows nothing new since reads that agreed (``vision.quiet``)."""
+        assert self._last is not None
+        observation = replace(self._last[1], timestamp=timestamp, extra={})
+        self._last = self._last[0], observation
         return observation
 
     def glare(self) -> list[tuple[float, float]]:
@@ -261,6 +279,7 @@ class Detector:
         self._reading = replace(reading, weights=weights, guessed=guessed)
         observation = self._reading.observation()
         self._last = last[0], observation
+        self.quiet.forget()  # the reads changed: the next frames are read afresh until they agree again
         return observation
 
     def _located(self, frame: np.ndarray, maps: TileMaps, tops: list[Peak], doubted: list[Peak]) -> Located:

@@ -36,7 +36,7 @@ class MotionMap:
             self._still = np.full(self._colour.shape, np.nan)
             self._calm, self._left = np.zeros(shape, int), np.zeros(shape, bool)
             return np.ones(shape, bool)
-        moved = np.abs(_grey(self._colour) - _grey(last)) > MOTION_LEVEL
+        moved = np.abs(grey(self._colour) - grey(last)) > MOTION_LEVEL
         assert self._still is not None
         self._left = moved & (np.abs(self._colour - self._still).max(axis=2) <= MOTION_LEVEL)
         self._calm = np.where(moved, 0, self._calm + 1)
@@ -51,7 +51,7 @@ class MotionMap:
         return self._left
 
 
-def _grey(colour: np.ndarray) -> np.ndarray:
+def grey(colour: np.ndarray) -> np.ndarray:
     """Grey levels of a BGR image, signed so that differences do not wrap."""
     return cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY).astype(np.int16)
 
