@@ -36,7 +36,8 @@ Reported:
 - latency from the board becoming still to the move event: simulated (stable_seconds
   plus frame quantisation), the processing time of the frame that produced it
   (recognition included when rendered), and their sum;
-- rendered: frames drawn and the time per frame, and the peak memory.
+- rendered: frames drawn and the time per frame (recognition + referee over every frame of the
+  films: median and p95, as the live loop spends it), and the peak memory.
 
 Games are seeded by their index in the corpus, so ``--every``/``--first``/``--workers``
 pick and spread games without changing what each game sees; Ctrl-C reports the games
@@ -90,6 +91,7 @@ class Run:
     latency: list[float] = field(default_factory=list)  # board still -> move event (simulated s)
     processing: list[float] = field(default_factory=list)  # wall-clock s of the frame with the event
     judging: list[float] = field(default_factory=list)  # ... of which the referee's
+    frames: list[float] = field(default_factory=list)  # wall-clock s of every frame (recognition + referee)
 
 
 def same_game(recorded: Sequence[Move], original: Sequence[Move]) -> bool:
@@ -131,6 +133,7 @@ def watch(referee: Referee, shots: Iterable[Shot], camera: Camera, truth: Sequen
         start = time.perf_counter()
         events = referee.observe(observation)
         judging = time.perf_counter() - start
+        run.frames.append(judging + observation.extra.get("detect_seconds", 0.0))
         for event in events:
             if event.kind in ("move", "pass"):
                 settled = max((t for t in run.still_at if t <= event.time), default=event.time)
@@ -430,6 +433,7 @@ class GameResult:
     latency: list[float]
     processing: list[float]
     judging: list[float]
+    frame_seconds: list[float]  # every frame of the film: recognition + referee
     first_question: str = ""
     kind: str | None = None  # of the injected move (None: the game allows none)
     right_rule: bool = False
@@ -466,7 +470,7 @@ def play_game(index: int, path: Path, options: Options) -> GameResult:
     human = [e for e in run.events if e.kind in ("illegal", "misread", "needs_confirmation")]
     result = GameResult(path.name, len(record.moves), same, [e.kind for e in human],
                         sum(e.kind == "illegal" for e in run.events), run.latency, run.processing, run.judging,
-                        str(human[0].to_dict()) if human else "")
+                        run.frames, str(human[0].to_dict()) if human else "")
     kinds = list(KINDS)
     for offset in range(len(kinds)):  # this game's kind, or the next one it allows
         kind = kinds[(index + offset) % len(kinds)]
@@ -555,6 +559,9 @@ def report(results: list[GameResult], args: argparse.Namespace, seconds: float) 
           + (f"; the latest {max(late)[0]:.3f} s in {max(late)[1]}" if late else ""))
     frames = sum(r.frames for r in results)
     if frames:
+        every = [x for r in results for x in r.frame_seconds]
+        print(f"every frame of the films (recognition + referee): median {1000 * statistics.median(every):.1f} ms, "
+              f"p95 {1000 * percentile(every, 0.95):.1f} ms, max {1000 * max(every):.1f} ms")
         print(f"frames rendered and recognised: {frames}; per frame: render "
               f"{1000 * sum(r.render_seconds for r in results) / frames:.1f} ms, recognition "
               f"{1000 * sum(r.detect_seconds for r in results) / frames:.1f} ms; camera raised to see the "

@@ -61,6 +61,13 @@ class Lattice:
         homography[:, 2] += levels * TILE_THICKNESS_PITCH * self.up
         return Lattice(homography, self.up, self.lens)
 
+    def moved_onto(self, centres: np.ndarray) -> "Lattice":
+        """This lattice shifted across the image by the median offset of ``centres`` (N, 2) from
+        the nearest of its cells' centres on the table (tops on stacks, the fewer, sway no median)."""
+        pinhole, points = replace(self, lens=None), _pinhole(centres, self.lens)
+        dx, dy = np.median(points - pinhole.pixels(hex_round(pinhole.axial(points))), axis=0)
+        return replace(self, homography=np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]) @ self.homography)
+
     def pixel(self, cell: tuple[float, float]) -> np.ndarray:
         """Pixel centre of a (possibly fractional) axial cell."""
         return self.pixels(np.asarray(cell, np.float64)[None])[0]
@@ -171,18 +178,20 @@ def _neighbour_pairs(centres: np.ndarray, pitch: float) -> tuple[np.ndarray, np.
 
 
 def _spacing(centres: np.ndarray, pitch_guess: float) -> float:
-    """The pitch to seek neighbours at: the tops' median distance to their nearest neighbour (the
-    nearest other top over NEAREST_FLOOR and under NEIGHBOUR_REACH guesses away) where SPACED_TOPS
-    or more have one and it is under CLOSER_SHARE of ``pitch_guess``; else the guess (a loose hive's
-    tops lie farther apart than a pitch)."""
+    """The pitch to seek neighbours at: ``nearest_spacing`` where it is under CLOSER_SHARE of
+    ``pitch_guess``; else the guess (a loose hive's tops lie farther apart than a pitch)."""
+    spacing = nearest_spacing(centres, pitch_guess)
+    return spacing if spacing is not None and spacing < CLOSER_SHARE * pitch_guess else pitch_guess
+
+
+def nearest_spacing(centres: np.ndarray, pitch_guess: float) -> float | None:
+    """The tops' (N, 2) median distance to their nearest neighbour (the nearest other top over
+    NEAREST_FLOOR and under NEIGHBOUR_REACH guesses away), if SPACED_TOPS or more have one; else None."""
     distance = np.linalg.norm(centres[None, :, :] - centres[:, None, :], axis=2)
     distance[distance <= NEAREST_FLOOR * pitch_guess] = np.inf
     nearest = distance.min(axis=1)
     nearest = nearest[nearest < NEIGHBOUR_REACH * pitch_guess]
-    if len(nearest) < SPACED_TOPS:
-        return pitch_guess
-    spacing = float(np.median(nearest))
-    return spacing if spacing < CLOSER_SHARE * pitch_guess else pitch_guess
+    return float(np.median(nearest)) if len(nearest) >= SPACED_TOPS else None
 
 
 def _affine_basis(centres: np.ndarray, pitch_guess: float, angle: float) -> np.ndarray:

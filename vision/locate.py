@@ -17,7 +17,8 @@ import numpy as np
 from calibration.camera import CameraModel
 from rules.hexgrid import Hex
 from rules.pieces import Colour
-from vision.lattice import PERSPECTIVE_TILES, Lattice, basis_pitch, fit_lattice, hex_round, refit_flat
+from vision.lattice import (PERSPECTIVE_TILES, Lattice, basis_pitch, fit_lattice, hex_round, nearest_spacing,
+                            refit_flat)
 from vision.tilemaps import Peak, TileMapper, TileMaps, median_pitch, tile_tops
 
 MAX_LEVEL = 6  # a stack top is looked for up to this many tiles high
@@ -64,10 +65,10 @@ def place_tops(found: list[Peak], maps: TileMaps, frame: np.ndarray, held: Locat
     frame's intrinsics (None: an ideal lens).
 
     ``held`` (where the frames before placed their tops: the camera and table keep still) lends
-    its lattice to a hive of PERSPECTIVE_TILES or more tops that it still fits (``_holds``): as
-    it is, so a top that comes and goes, or a tile nudged by a hand, moves no other top's cell or
-    level; refitted to the tops it explains once more tops show than it was fitted to. Else the
-    lattice fitted afresh places them."""
+    its lattice to a hive of PERSPECTIVE_TILES or more tops that it still fits (``_holds``), as it
+    is or moved across the frame with them (a knocked table, ``_knocked``): so a top that comes and
+    goes, or a tile nudged by a hand, moves no other top's cell or level; refitted to the tops it
+    explains once more tops show than it was fitted to. Else the lattice fitted afresh places them."""
     if not found:
         return Located([], None, maps)
     centres = np.array([p.centre for p in found])
@@ -76,12 +77,15 @@ def place_tops(found: list[Peak], maps: TileMaps, frame: np.ndarray, held: Locat
                           _size(frame))
     if held is None or held.lattice is None or len(found) < PERSPECTIVE_TILES:
         return _placed(found, fresh, maps, len(found))
+    spacing = nearest_spacing(centres, median_pitch(found))
     kept = _Placing.of(held.lattice, centres)
-    if not _holds(kept, fresh, centres):
-        return _placed(found, fresh, maps, len(found))
+    if not _holds(kept, fresh, centres, spacing):
+        kept = _Placing.of(held.lattice.moved_onto(centres), centres)
+        if not (_holds(kept, fresh, centres, spacing) and _knocked(kept, fresh)):
+            return _placed(found, fresh, maps, len(found))
     if len(found) <= held.fitted_to:
         return _placed(found, kept, maps, held.fitted_to)
-    refitted = _on_the_table(_refitted(held.lattice, centres, _size(frame)), centres, _size(frame))
+    refitted = _on_the_table(_refitted(kept.lattice, centres, _size(frame)), centres, _size(frame))
     return _placed(found, refitted, maps, len(found))
 
 
@@ -120,17 +124,29 @@ def _size(frame: np.ndarray) -> tuple[int, int]:
     return frame.shape[1], frame.shape[0]
 
 
-def _holds(held: _Placing, fresh: _Placing, centres: np.ndarray) -> bool:
+def _holds(held: _Placing, fresh: _Placing, centres: np.ndarray, spacing: float | None) -> bool:
     """Whether the ``held`` lattice still fits the top ``centres`` (N, 2) as well as the ``fresh``
     fit does: HELD_SHARE of them within HELD_FIT pitches of its cells, on average no more than
-    HELD_SLACK pitches farther from them, at a pitch within HELD_PITCH of the fresh one's (a
-    lattice a third of the tiles' size turned by 30 degrees holds every top too: a split hive was
-    so fitted)."""
-    ratio = (np.median(held.lattice.pitches(held.lattice.axial(centres)))
-             / np.median(fresh.lattice.pitches(fresh.lattice.axial(centres))))
+    HELD_SLACK pitches farther from them, at a pitch within HELD_PITCH of the fresh one's or of
+    the tops' ``spacing`` (their median distance to their nearest neighbour; None: too few have
+    one). A lattice a third of the tiles' size turned by 30 degrees holds every top too (a split
+    hive was so fitted); a fresh fit to a hive split in two can be as far off (the parts placed a
+    cell apart, a homography bent to join them)."""
+    pitch = np.median(held.lattice.pitches(held.lattice.axial(centres)))
+    references = [np.median(fresh.lattice.pitches(fresh.lattice.axial(centres))), spacing]
     return bool(np.mean(held.offsets <= HELD_FIT) >= HELD_SHARE
                 and held.offsets.mean() <= fresh.offsets.mean() + HELD_SLACK
-                and abs(np.log(ratio)) <= np.log(1 + HELD_PITCH))
+                and any(abs(np.log(pitch / ref)) <= np.log(1 + HELD_PITCH) for ref in references if ref))
+
+
+def _knocked(moved: _Placing, fresh: _Placing) -> bool:
+    """Whether the held lattice ``moved`` with the tops (a knocked table or a nudged camera moves
+    the whole hive alike) may place them: it sees at most one stack more than the ``fresh`` fit (the
+    move made as the hand knocked). Fitted afresh, a hive that a missed top or an illegal move split
+    in two could have its parts placed a cell apart (a gap of two pitches, its tiles a little off the
+    lattice, rounded the wrong way); but a lattice moved anyhow fits most tops at some stack level,
+    as one left from another scene did (a resumed game's table), taking flat tiles for stacks."""
+    return sum(level > 1 for level in moved.levels) <= sum(level > 1 for level in fresh.levels) + 1
 
 
 def _refitted(held: Lattice, centres: np.ndarray, frame_size: tuple[int, int]) -> Lattice:

@@ -269,3 +269,26 @@ def test_the_last_frames_lattice_holds_while_it_fits_and_gives_way_when_the_came
         seen, mended = placed(pixels[:len(cells)], Located([], Lattice(wrong), None, 99))  # type: ignore[arg-type]
         assert mended.lattice.pitch(seen[0]) > 30
         assert max(np.linalg.norm(mended.lattice.pixel(c) - p) for c, p in zip(seen, pixels)) < 0.05 * 38
+
+
+def test_a_held_lattice_follows_a_knocked_hive_and_keeps_a_split_hive_together() -> None:
+    """Tops from a world-referee film: seven tiles, then the Beetle joining them climbs onto its
+    neighbour (an illegal hive split) as the hand knocks the table a quarter pitch. A fresh fit
+    places the two parts a cell apart (a gap of two pitches, the tiles a little off the lattice);
+    the last frame's lattice, moved with the hive, keeps every cell and sees the new stack."""
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    before = np.array([[621, 300], [619, 329], [640, 353], [632, 385], [662, 377], [693, 372], [626, 412]], float)
+    after = np.array([[617, 293], [616, 322], [625, 380], [658, 370], [689, 365], [621, 406]], float)
+
+    def placed(pixels: np.ndarray, held: Located | None = None) -> tuple[list[tuple[Hex, int]], Located]:
+        located = place_tops([Peak(p, 32.0, 0.9, 0.5) for p in pixels], None, frame, held)  # type: ignore[arg-type]
+        where = {tuple(t.centre): (t.cell, t.level) for t in located.tiles}
+        return [where[tuple(p)] for p in pixels], located
+
+    first, held = placed(before)
+    cells = [cell for cell, _ in first]
+    knocked, _ = placed(after, held)
+    assert knocked == [(cells[0], 1), (cells[1], 1), (cells[3], 2), (cells[4], 1), (cells[5], 1), (cells[6], 1)]
+    fresh, _ = placed(after)
+    offsets = {tuple(np.subtract(cell, cells[k])) for (cell, _), k in zip(fresh, (0, 1, 3, 4, 5, 6))}
+    assert len(offsets) == 2  # afresh, the parts lie a cell apart from how they lay
