@@ -77,11 +77,11 @@ def place_tops(found: list[Peak], maps: TileMaps, frame: np.ndarray, held: Locat
                           _size(frame))
     if held is None or held.lattice is None or len(found) < PERSPECTIVE_TILES:
         return _placed(found, fresh, maps, len(found))
-    spacing = nearest_spacing(centres, median_pitch(found))
+    pitches = (_pitch_at(fresh.lattice, centres), nearest_spacing(centres, median_pitch(found)))
     kept = _Placing.of(held.lattice, centres)
-    if not _holds(kept, fresh, centres, spacing):
+    if not _holds(kept, fresh, centres, pitches):
         kept = _Placing.of(held.lattice.moved_onto(centres), centres)
-        if not (_holds(kept, fresh, centres, spacing) and _knocked(kept, fresh)):
+        if not (_holds(kept, fresh, centres, pitches) and _knocked(kept, fresh)):
             return _placed(found, fresh, maps, len(found))
     if len(found) <= held.fitted_to:
         return _placed(found, kept, maps, held.fitted_to)
@@ -124,19 +124,23 @@ def _size(frame: np.ndarray) -> tuple[int, int]:
     return frame.shape[1], frame.shape[0]
 
 
-def _holds(held: _Placing, fresh: _Placing, centres: np.ndarray, spacing: float | None) -> bool:
+def _holds(held: _Placing, fresh: _Placing, centres: np.ndarray, pitches: tuple[float, float | None]) -> bool:
     """Whether the ``held`` lattice still fits the top ``centres`` (N, 2) as well as the ``fresh``
     fit does: HELD_SHARE of them within HELD_FIT pitches of its cells, on average no more than
-    HELD_SLACK pitches farther from them, at a pitch within HELD_PITCH of the fresh one's or of
-    the tops' ``spacing`` (their median distance to their nearest neighbour; None: too few have
-    one). A lattice a third of the tiles' size turned by 30 degrees holds every top too (a split
-    hive was so fitted); a fresh fit to a hive split in two can be as far off (the parts placed a
-    cell apart, a homography bent to join them)."""
-    pitch = np.median(held.lattice.pitches(held.lattice.axial(centres)))
-    references = [np.median(fresh.lattice.pitches(fresh.lattice.axial(centres))), spacing]
+    HELD_SLACK pitches farther from them, at a pitch within HELD_PITCH of one of ``pitches``: the
+    fresh fit's and the tops' median distance to their nearest neighbour (None: too few have one).
+    A lattice a third of the tiles' size turned by 30 degrees holds every top too (a split hive was
+    so fitted); a fresh fit to a hive split in two can be as far off (the parts placed a cell apart,
+    a homography bent to join them)."""
+    pitch = _pitch_at(held.lattice, centres)
     return bool(np.mean(held.offsets <= HELD_FIT) >= HELD_SHARE
                 and held.offsets.mean() <= fresh.offsets.mean() + HELD_SLACK
-                and any(abs(np.log(pitch / ref)) <= np.log(1 + HELD_PITCH) for ref in references if ref))
+                and any(abs(np.log(pitch / ref)) <= np.log(1 + HELD_PITCH) for ref in pitches if ref))
+
+
+def _pitch_at(lattice: Lattice, centres: np.ndarray) -> float:
+    """The median pitch of ``lattice`` where the top ``centres`` (N, 2) lie."""
+    return float(np.median(lattice.pitches(lattice.axial(centres))))
 
 
 def _knocked(moved: _Placing, fresh: _Placing) -> bool:
