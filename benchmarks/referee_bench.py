@@ -126,6 +126,9 @@ def watch(referee: Referee, shots: Iterable[Shot], camera: Camera, truth: Sequen
         occluded = shot.occluded
     plies = [0] + [i + 1 for i, move in enumerate(truth) if not move.is_pass]  # moves made by each position
     teach = getattr(camera, "learn", None) if learn else None
+    expect = getattr(camera, "expect", None)
+    if expect is not None:
+        expect(referee.record.game_type.bugs)  # as ``hivecam referee`` and the page tell vision
     position, previous = -1, None
     for shot, observation in zip(shots, camera(shots)):
         if shot.stacks is not previous:

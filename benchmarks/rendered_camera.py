@@ -25,13 +25,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Collection, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from rules.hexgrid import Hex
 from rules.observation import Observation
-from rules.pieces import Piece
+from rules.pieces import Bug, Piece
 from calibration.errors import CalibrationError
 from calibration.layout import DEFAULT_LAYOUT
 from rules.referee.synthetic import Shot
@@ -175,6 +175,10 @@ class RenderedCamera:
         self.stats.views += 1
         self.detector.look_through(turned)
         return turned
+
+    def expect(self, creatures: Collection[Bug]) -> None:
+        """Read only the game's ``creatures`` from now on (``Detector.expect``)."""
+        self.detector.expect(creatures)
 
     def learn(self, tops: Sequence[tuple[tuple[float, float], Piece]]) -> None:
         """Let the detector learn the set from the tops a game record names (``Referee.identified``)."""

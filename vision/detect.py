@@ -16,14 +16,14 @@ again until something in it changes (``vision.quiet``).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Sequence
+from typing import Collection, Iterable, Sequence
 
 import cv2
 import numpy as np
 
 from calibration.camera import CameraModel
 from rules.observation import Observation, TileSighting
-from rules.pieces import Colour, Piece
+from rules.pieces import Bug, Colour, Piece
 from vision.bare_table import BareTable
 from vision.creatures import CreatureEmbedder, turned
 from vision.doubts import FAINT_TOP, bridges, confirmed, first_top, holes
@@ -77,11 +77,13 @@ class _Reading:
         """Where (frame pixels) the tops read as guesses lie."""
         return [(float(tile.centre[0]), float(tile.centre[1])) for tile, guess in zip(self.tiles, self.guessed) if guess]
 
-    def observation(self) -> Observation:
-        """The observation of these reads (``assign``: no creature on more tops than a set has)."""
+    def observation(self, creatures: Collection[Bug] | None) -> Observation:
+        """The observation of these reads (``assign``: only ``creatures``, none on more tops than a
+        set has)."""
+        reads = assign(self.weights, self.guessed, creatures)
         sightings = [TileSighting(tile.cell[0], tile.cell[1], colour, bug, confidence, tile.level,
                                   (float(tile.centre[0]), float(tile.centre[1])))
-                     for tile, (colour, bug, confidence) in zip(self.tiles, assign(self.weights, self.guessed))]
+                     for tile, (colour, bug, confidence) in zip(self.tiles, reads)]
         return Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), self.occluded, self.timestamp)
 
 
@@ -97,6 +99,7 @@ class Detector:
         self._lens_of: tuple[tuple[View, int, int], CameraModel] | None = None  # the present view's, worked out once
         self.mapper = TileMapper()
         self.embedder = CreatureEmbedder()
+        self.creatures: frozenset[Bug] | None = None  # the game's (``expect``); None: any
         self.forget()
         self.use_profile(profile or default_profile())
 
@@ -107,6 +110,14 @@ class Detector:
         self._learnt_tops: dict[int, list[np.ndarray]] = {}
         self.still.forget_reads(darker=True)
         self.quiet.forget()
+
+    def expect(self, creatures: Iterable[Bug]) -> None:
+        """Read only ``creatures`` from now on: the game's (a Base game has no Mosquito, so a top
+        most like a Mosquito is read as the likeliest creature in play)."""
+        wanted = frozenset(creatures)
+        if wanted != self.creatures:
+            self.creatures = wanted
+            self.quiet.forget()
 
     def learn(self, tops: Iterable[tuple[tuple[float, float], Piece]]) -> None:
         """Take the tops that a game record names (``Referee.identified``: where the last steady
@@ -220,7 +231,7 @@ class Detector:
             self.light.learn(captured, located.maps.not_table().astype(np.uint8), occluded)
         for_darker = guessed | _clipped(captured, located.tiles)
         self._reading = _Reading(located.tiles, weights, guessed, occluded, timestamp, for_darker)
-        observation = self._reading.observation()
+        observation = self._reading.observation(self.creatures)
         self._last = captured, observation
         if cells is not None:
             self.quiet.read(cells, observation, bool(moved.any()))
@@ -277,7 +288,7 @@ class Detector:
             self.still.keep_darker(reading.tiles[index].centre, read)
             weights[index], guessed[index] = read, False
         self._reading = replace(reading, weights=weights, guessed=guessed)
-        observation = self._reading.observation()
+        observation = self._reading.observation(self.creatures)
         self._last = last[0], observation
         self.quiet.forget()  # the reads changed: the next frames are read afresh until they agree again
         return observation

@@ -1,4 +1,4 @@
-"""``hivecam detect IMAGE [--profile P] [--camera-file C]``: print the tiles of one photo as JSON."""
+"""``hivecam detect IMAGE [--profile P] [--camera-file C] [--game-type T]``: print the tiles of one photo as JSON."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sys
 
 from calibration.camera import CameraModel
 from calibration.files import CalibrationFileError
+from rules.gametype import GameType
 from vision.detect import Detector
 from vision.images import read_image
 from vision.profile import CreatureProfile, default_profile
@@ -18,7 +19,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", help="creature profile from 'hivecam calibrate enroll' (default: built-in)")
     parser.add_argument("--camera-file", help="camera intrinsics (hivecam calibrate camera): the hive's lattice "
                                               "bent through the lens")
+    parser.add_argument("--game-type", type=_game_type, help="read only this game's creatures (e.g. Base: "
+                                                                 "no Mosquito, Ladybug or Pillbug; default: any)")
     parser.add_argument("--calibration", dest="old_camera_file", help=argparse.SUPPRESS)  # the old name
+
+
+def _game_type(text: str) -> GameType:
+    try:
+        return GameType.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,7 +40,10 @@ def run(args: argparse.Namespace) -> int:
         frame = read_image(args.image)
         profile = CreatureProfile.load(args.profile) if args.profile else default_profile()
         camera = CameraModel.load(camera_file) if camera_file else None
-        observation = Detector(profile, camera).detect(frame)
+        detector = Detector(profile, camera)
+        if args.game_type is not None:
+            detector.expect(args.game_type.bugs)
+        observation = detector.detect(frame)
     except (CalibrationFileError, ValueError) as exc:
         print(f"hivecam detect: {exc}", file=sys.stderr)
         return 2

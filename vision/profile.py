@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Collection, Mapping
 
 import numpy as np
 
@@ -138,25 +138,39 @@ class CreatureProfile:
         return cls.from_dict(files.load(path, KIND, VERSION), str(path))
 
 
-def assign(weights: np.ndarray, guessed: np.ndarray | None = None) -> list[tuple[Colour, Bug, float]]:
+def assign(weights: np.ndarray, guessed: np.ndarray | None = None,
+           creatures: Collection[Bug] | None = None) -> list[tuple[Colour, Bug, float]]:
     """The colour, creature and confidence of each tile of one frame from its class weights (T,
-    len(CLASSES)), never reading a creature on more tiles than a set has of it (one Queen, two
-    Spiders, three Ants... of each colour): tiles claim their class in order of confidence, and
-    one whose class is used up takes its best remaining class, with the confidence of that class
-    among the remaining ones; but a ``guessed`` tile's read (T,: its crop showed no print) is
-    never surer than that class was among all (the others' claims tell nothing of its print)."""
-    left = np.array([bug.count for _, bug in CLASSES])
+    len(CLASSES)), never reading a creature the game lacks (``creatures``: the game's, all if None;
+    a Base game has no Mosquito) nor on more tiles than a set has of it (one Queen, two Spiders,
+    three Ants... of each colour). The surest claim of any tile on any class still open is granted
+    first, so a tile whose own class is used up claims its next class only after the tiles likelier
+    to be that one (a phantom most like the Pillbug, read where the real Pillbug is, must not take
+    the Ladybug from the real one); its confidence is that of the class among those still open. A
+    ``guessed`` tile's read (T,: its crop showed no print) is never surer than that class was among
+    all (neither the others' claims nor the game's creatures tell anything of its print)."""
+    in_game = np.array([creatures is None or bug in creatures for _, bug in CLASSES])
+    weights, among_all = np.where(in_game, weights, 0.0), weights
+    left = np.array([bug.count for _, bug in CLASSES]) * in_game
     reads: list[tuple[Colour, Bug, float]] = [(Colour.WHITE, Bug.QUEEN, 0.0)] * len(weights)
-    for index in np.argsort(-weights.max(axis=1), kind="stable"):
-        open_weights = np.where(left > 0, weights[index], 0.0) if left.any() else weights[index]
-        best = int(np.argmax(open_weights))
+    waiting = list(range(len(weights)))
+    while waiting:
+        open_weights = weights[waiting] * (left > 0) if left.any() else weights[waiting]
+        row, best = divmod(int(np.argmax(open_weights)), len(CLASSES))
+        index = waiting.pop(row)
         left[best] = max(left[best] - 1, 0)
         colour, bug = CLASSES[best]
-        confidence = float(open_weights[best] / open_weights.sum())
+        confidence = _share(open_weights[row], best)
         if guessed is not None and guessed[index]:
-            confidence = min(confidence, float(weights[index, best] / weights[index].sum()))
+            confidence = min(confidence, _share(among_all[index], best))
         reads[index] = (colour, bug, confidence)
     return reads
+
+
+def _share(weights: np.ndarray, index: int) -> float:
+    """The share of ``weights`` (a tile's, over the classes) that class ``index`` holds (0 of none)."""
+    total = float(weights.sum())
+    return float(weights[index]) / total if total > 0 else 0.0
 
 
 def default_profile() -> CreatureProfile:

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from rules.gametype import GameType, RuleOptions
 from rules.observation import Observation
-from rules.pieces import Colour, Piece
+from rules.pieces import Bug, Colour, Piece
 from rules.record import GameRecord
 from rules.referee import Event, Referee, RefereeConfig, TablePosition
 from rules.setup import Setup
@@ -96,6 +96,11 @@ class GameService:
         """The current game and the number of moves recorded in it: changes with every move."""
         with self._lock:
             return self.game_id, len(self.referee.record.moves)
+
+    def creatures(self) -> tuple[Bug, ...]:
+        """The creatures of the current game's type (a Base game has no Mosquito)."""
+        with self._lock:
+            return self.referee.record.game_type.bugs
 
     def identified(self) -> list[tuple[tuple[float, float], Piece]]:
         """The tops of the camera's last steady view that the record names (``Referee.identified``)."""

@@ -19,13 +19,13 @@ import logging
 import statistics
 import threading
 from collections import deque
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Collection, Protocol
 
 import cv2
 import numpy as np
 
 from rules.observation import Observation
-from rules.pieces import Piece
+from rules.pieces import Bug, Piece
 from vision.glare import DARKER
 from vision.sources import FrameSource, open_source
 from vision.tile_size import READABLE_PITCH, closer_advice, observed_pitch
@@ -37,6 +37,7 @@ log = logging.getLogger("hivecam.live")
 Recognise = Callable[[np.ndarray, float], Observation]
 Learn = Callable[[list[tuple[tuple[float, float], Piece]]], None]
 Glare = Callable[[], list[tuple[float, float]]]
+Expect = Callable[[Collection[Bug]], None]
 BACKOFF_SECONDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 PREVIEW_WIDTH = 640
 SIZE_FRAMES = 15  # recent frames whose tiles' size (and glare) decide the warnings about them
@@ -92,15 +93,17 @@ class LiveLoop:
 
     def __init__(self, source: Any, recognise: Recognise, service: GameService, learn: Learn | None = None,
                  glare: Glare | None = None, look_through: Callable[[View], None] | None = None,
-                 darker: DarkerReader | None = None) -> None:
+                 darker: DarkerReader | None = None, expect: Expect | None = None) -> None:
         """``learn`` (e.g. ``Detector.learn``) is handed the tops the record names after each
         move recorded, whether the camera saw it or a person confirmed it; ``glare`` says where
         the last frame recognised had tops under glare (``Detector.glare``); ``look_through``
         tells the recogniser the view the camera turned to (``Detector.look_through``);
         ``darker`` (the ``Detector``) says when a darker frame would show the print of tops the last
-        frame did not, and reads them from it: a camera whose exposure can be set is asked for one."""
+        frame did not, and reads them from it: a camera whose exposure can be set is asked for one;
+        ``expect`` (``Detector.expect``) is told the creatures of each game before its first frame."""
         self.source, self.recognise, self.service, self.learn, self.glare = source, recognise, service, learn, glare
-        self.look_through, self.darker = look_through, darker
+        self.look_through, self.darker, self.expect = look_through, darker, expect
+        self._expected: int | None = None  # the game whose creatures ``expect`` was told last
         self._darker_asked = 0  # frames recognised since a darker frame was asked for that has not come (0: none asked)
         self._zoom: Zoom | None = None  # made at the first frame; dropped if the source cannot crop
         self._zoomable = True
@@ -196,6 +199,7 @@ class LiveLoop:
             if not self._in_view(view):
                 continue
             try:
+                self._expect()
                 observation = self.recognise(frame, timestamp)
                 self._shown = (number, frame, observation)
                 self.service.observe(observation, game_id)
@@ -297,6 +301,15 @@ class LiveLoop:
             self.darker.read_darker(frame)
         except Exception as exc:  # one bad frame must never stop the referee
             self._frame_failed(number, exc)
+
+    def _expect(self) -> None:
+        """Tell ``expect`` the game's creatures once a new game has begun."""
+        if self.expect is None:
+            return
+        game = self.service.record_key()[0]
+        if game != self._expected:
+            self.expect(self.service.creatures())
+            self._expected = game
 
     def _learn(self) -> None:
         """Hand ``learn`` the tops the record names, once per move recorded (on this thread, the

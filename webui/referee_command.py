@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         detector = Detector(profile, load_camera(args.camera_file), SessionLight())
         detector.table_bare()  # the game starts on a bare table: what shows there is its print
         referee = Referee(game_type, options, config)
+        detector.expect(referee.record.game_type.bugs)  # no Mosquito is read in a Base game
         referee.record.set_tag("White", args.white or white)
         referee.record.set_tag("Black", args.black or black)
         referee.record.set_tag("Site", args.board_name)

@@ -74,3 +74,22 @@ def test_render_video_writes_every_frame(tmp_path, capsys) -> None:
     out = tmp_path / "video"
     assert main(["render", "--game-string", "Base;InProgress;Black[1];wS1", "--out", str(out), "--video"]) == 0
     assert len(list(out.glob("frame*.png"))) == 5 + 3 + 5  # empty table, 3 hand frames, 5 resting frames
+
+
+def test_detect_reads_only_the_creatures_of_the_game_type_it_is_told(tmp_path, capsys) -> None:
+    """A position of a Mosquito game photographed, read as a Base game: its Mosquito is read as one
+    of the base creatures; a game type that does not exist is refused by name."""
+    image = tmp_path / "frame.png"
+    assert main(["render", "--game-string", "Base+M;InProgress;White[2];wM;bA1 -wM", "--out", str(image),
+                 "--seed", "4"]) == 0
+    capsys.readouterr()
+    assert main(["detect", str(image), "--game-type", "Base"]) == 0
+    tiles = json.loads(capsys.readouterr().out)["tiles"]
+    assert len(tiles) == 2 and {t["bug"] for t in tiles} <= {"Q", "S", "B", "G", "A"}
+    assert main(["detect", str(image), "--game-type", "Base+M"]) == 0
+    assert {t["bug"] for t in json.loads(capsys.readouterr().out)["tiles"]} == {"M", "A"}
+    try:
+        main(["detect", str(image), "--game-type", "Base+X"])
+    except SystemExit as exc:
+        assert exc.code == 2
+    assert "'Base+X' is not a game type" in capsys.readouterr().err

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from rules.gametype import GameType
 from rules.pieces import Bug, Colour, Piece
 from vision.compare import align
 from vision.creatures import EMBEDDING
@@ -55,6 +56,17 @@ def test_all_sixteen_creature_classes_after_one_photo(detector: Detector, seed: 
     located, creatures, phantoms = read_against_truth(observation, truth)
     assert not observation.occluded and observation.timestamp == 2.5
     assert (located, creatures, phantoms) == (16, 16, 0)
+
+
+def test_a_detector_told_the_games_creatures_reads_no_other(detector: Detector) -> None:
+    """Told a Base game's creatures, vision reads the six tops printed with a Mosquito, Ladybug or
+    Pillbug as creatures the game has, and the ten others as before."""
+    frame, truth = render_position(POSITION, random_conditions(np.random.default_rng(1)))
+    base = Detector(detector.enrolled)
+    base.expect(GameType.parse("Base").bugs)
+    observation = base.detect(frame)
+    assert {s.bug for s in observation.tiles} <= set(GameType.parse("Base").bugs)
+    assert read_against_truth(observation, truth) == (16, 10, 0)
 
 
 def test_a_lone_tile_turned_half_a_lattice_step_is_read(detector: Detector) -> None:

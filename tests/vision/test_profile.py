@@ -82,6 +82,45 @@ def test_a_guess_is_made_no_surer_by_the_creatures_other_tiles_claim() -> None:
     assert printed[2] > 0.6 and guess[2] == pytest.approx(weights[1, spider])
 
 
+def test_a_tile_whose_creature_is_used_up_claims_its_next_only_after_likelier_tiles() -> None:
+    """A world-referee frame: a hole in the hive read 98 % black Pillbug, 1.1 % Beetle and 0.7 %
+    Ladybug beside the real Pillbug, Ladybug (97.4 %; Queen 2.6 %) and Queen (93.3 %). The hole's
+    98 % must not let it take the Ladybug (it has no Pillbug left, and both Beetles are used):
+    the Ladybug and the Queen keep their own classes."""
+    def black(bug: Bug) -> int:
+        return CLASSES.index((Colour.BLACK, bug))
+    weights = np.full((6, len(CLASSES)), 1e-4)
+    reads = [{Bug.PILLBUG: 1.0}, {Bug.BEETLE: 1.0}, {Bug.BEETLE: 1.0},
+             {Bug.PILLBUG: 0.98, Bug.BEETLE: 0.011, Bug.LADYBUG: 0.007},
+             {Bug.LADYBUG: 0.974, Bug.QUEEN: 0.026}, {Bug.QUEEN: 0.933, Bug.LADYBUG: 0.028, Bug.SPIDER: 0.026}]
+    for row, read in enumerate(reads):
+        for bug, weight in read.items():
+            weights[row, black(bug)] = weight
+    found = [(colour, bug) for colour, bug, _ in assign(weights / weights.sum(axis=1, keepdims=True))]
+    assert [CLASSES.index(read) for read in found] == [black(Bug.PILLBUG), black(Bug.BEETLE), black(Bug.BEETLE),
+                                                       CLASSES.index(found[3]), black(Bug.LADYBUG), black(Bug.QUEEN)]
+    assert CLASSES.index(found[3]) not in (black(Bug.LADYBUG), black(Bug.QUEEN))
+
+
+def test_a_creature_the_game_lacks_is_never_read() -> None:
+    """A top read 50 % black Mosquito, 30 % black Beetle and 20 % spread over the rest is a Beetle
+    in a Base game (no Mosquito, Ladybug or Pillbug), as sure as the Beetle is among the game's
+    creatures; but a guess (its print unseen: the 50 % is a flattened read) no surer than the
+    Beetle was among all, 30 %: a guess must not turn sure for the creatures a game lacks. In a
+    game with the Mosquito, a Mosquito."""
+    mosquito, beetle = CLASSES.index((Colour.BLACK, Bug.MOSQUITO)), CLASSES.index((Colour.BLACK, Bug.BEETLE))
+    weights = np.full((1, len(CLASSES)), 0.2 / (len(CLASSES) - 2))
+    weights[0, mosquito], weights[0, beetle] = 0.5, 0.3
+    base = (Bug.QUEEN, Bug.SPIDER, Bug.BEETLE, Bug.GRASSHOPPER, Bug.ANT)
+    in_base = sum(weights[0, CLASSES.index(k)] for k in CLASSES if k[1] in base)
+    for guessed, sure in ((None, 0.3 / in_base), (np.array([True]), 0.3)):
+        colour, bug, confidence = assign(weights, guessed, base)[0]
+        assert (colour, bug) == (Colour.BLACK, Bug.BEETLE)
+        assert confidence == pytest.approx(sure)
+    assert assign(weights, None, (*base, Bug.MOSQUITO))[0][:2] == (Colour.BLACK, Bug.MOSQUITO)
+    assert assign(weights)[0][:2] == (Colour.BLACK, Bug.MOSQUITO)
+
+
 def test_every_class_needs_an_example() -> None:
     rng = np.random.default_rng(3)
     examples = {key: unit(rng, 2) for key in CLASSES[1:]}

@@ -264,6 +264,28 @@ def test_the_service_names_the_tops_of_the_recorded_position(service):
     assert service.identified() == [((320.0, 240.0), Piece.parse("wG1"))]
 
 
+def test_vision_hears_each_games_creatures_before_reading_its_frames(service):
+    """Vision is told the game's creatures before its first frame is read (a Base game has no
+    Mosquito, Ladybug or Pillbug), and again when a game of another type begins."""
+    told: list[tuple[Bug, ...]] = []
+    heard: list[int] = []  # how many times vision had been told, as each frame was read
+
+    def recognise(frame: np.ndarray, timestamp: float) -> Observation:
+        heard.append(len(told))
+        return slow_recognise(frame, timestamp)
+
+    loop = LiveLoop(Camera().open(), recognise, service, expect=lambda bugs: told.append(tuple(bugs))).start()
+    wait_for(lambda: loop.frames_processed >= 2, 5, "first frames")
+    service.new_game("Base+MLP", RuleOptions())
+    wait_for(lambda: len(told) == 2, 5, "the new game's creatures")
+    seen = loop.frames_processed
+    wait_for(lambda: loop.frames_processed > seen + 2, 5, "frames of the new game")
+    loop.stop()
+    base = (Bug.QUEEN, Bug.SPIDER, Bug.BEETLE, Bug.GRASSHOPPER, Bug.ANT)
+    assert [set(bugs) for bugs in told] == [set(base), {*base, Bug.MOSQUITO, Bug.LADYBUG, Bug.PILLBUG}]
+    assert heard[0] == 1
+
+
 def test_a_new_game_on_the_empty_board_tells_vision_where_the_last_games_tiles_lay(data_dir):
     """Vision hears that the table is bare when a new game begins on the empty board, but for the
     tops the last game's record names (they may not be cleared away yet); a game begun from the
