@@ -25,6 +25,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _game_type(text: str) -> GameType:
+    """``--game-type``'s value; argparse names the problem of one that is not a game type."""
     try:
         return GameType.parse(text)
     except ValueError as exc:
