@@ -26,7 +26,7 @@ from rules.observation import Observation, TileSighting
 from rules.pieces import Bug, Colour, Piece
 from vision.bare_table import BareTable
 from vision.creatures import CreatureEmbedder, turned
-from vision.doubts import FAINT_TOP, bridges, confirmed, first_top, holes
+from vision.doubts import FAINT_TOP, bridges, confirmed, crowded, first_top, holes
 from vision.features import rectified_crop
 from vision.glare import clipped, glared
 from vision.lattice import basis_pitch
@@ -297,7 +297,7 @@ class Detector:
         """The ``tops`` placed on the hive's lattice, settled by a second opinion (``vision.doubts``):
         with the ``doubted`` candidates that look like your set's tops (next to the hive, or as
         its first tile), with tops where the hive fell apart, and without the holes in the hive
-        taken for tops."""
+        and the tops crowded beside others taken for tops."""
         lens = self._lens(frame.shape)
         located = place_tops(tops, maps, frame, self._held, lens)
         if located.tiles:
@@ -310,8 +310,8 @@ class Detector:
         joining = bridges(frame, located, self.embedder, self.profile)
         if joining:
             located = place_tops([*tops, *joining], maps, frame, self._held, lens)
-        hollow = holes(frame, located, self.embedder, self.profile)
-        return replace(located, tiles=[t for t in located.tiles if all(t is not h for h in hollow)])
+        dropped = [*holes(frame, located, self.embedder, self.profile), *crowded(located)]
+        return replace(located, tiles=[t for t in located.tiles if all(t is not d for d in dropped)])
 
     def _class_weights(self, frame: np.ndarray, located: Located) -> tuple[np.ndarray, np.ndarray]:
         """(T, classes) weights of the profile's classes for each tile: weighed by the tile map's

@@ -2,8 +2,9 @@
 
 The tile map misses some tops (a black tile on a dark mat, a glossy top washed out, a tile half
 in shadow: their centre heat stays low, or their patch looks more like table than top) and
-takes some gaps for tops (the table seen through a hole in the hive). Three checks, measured on
-the styles benchmark's frames of six training styles, one set each enrolled from one photo:
+takes some gaps for tops (the table seen through a hole in the hive). Its checks, measured on
+the styles benchmark's frames of six training styles, one set each enrolled from one photo (the
+last traced in a filmed game):
 
 - ``confirmed``: a faint candidate on a free cell next to the hive, near the cell's centre, is a
   top if its rectified crop looks like one of your set's tops (the creature network's embedding
@@ -27,6 +28,10 @@ the styles benchmark's frames of six training styles, one set each enrolled from
   tops in one filmed game, but its heat was 0.005-0.013).
 - ``holes``: a top nearly enclosed by others, faint and unlike your set's tops is the table seen
   through a hole in the hive: 48 of the 162 phantom tops were such, and 11 of 13,400 real tops.
+- ``crowded``: of two tops at one level nearer than tiles can lie, in the lattice's own steps, the
+  one off its cell beside one on its own is the table's print beside a tile just laid (world
+  referee, seed 4: a cloth's flower 0.66 steps from a black Ant, as hot as it, read as a
+  Grasshopper). No frame of the styles benchmark (seed 1, 1,980 frames) has such a pair.
 
 Together they raised whole-position accuracy by 2.5 to 8.6 points per style (200 frames each).
 The likeness bars follow the creature network: the one fine-tuned on one-photo episodes scores
@@ -61,6 +66,9 @@ BRIDGE_HEAT = 0.05  # centre heat a bridge needs: tops missed on a dark mat keep
 ENCLOSED = 5  # neighbours of six taken that make a top's cell nearly enclosed ...
 HOLE_HEAT = 0.6  # ... where a top less hot than this ...
 HOLE_LIKENESS = 0.85  # ... and less like your set's tops than this is a hole in the hive
+CROWDED = 0.75  # lattice steps: a top nearer than this to another at its level, off its cell ...
+OFF_CELL = 0.3  # ... by more than this (pitches), where the other lies on its own cell ...
+SOUND_FIT = 0.15  # ... and half the tops lie this near theirs (a lattice that fits), is no tile
 
 
 def confirmed(frame: np.ndarray, located: Located, doubted: list[Peak], embedder: CreatureEmbedder,
@@ -173,6 +181,26 @@ def holes(frame: np.ndarray, located: Located, embedder: CreatureEmbedder, profi
         return []
     likeness = _likeness(frame, [(tile.centre, tile.basis) for tile in suspects], embedder, profile)
     return [tile for tile, like in zip(suspects, likeness) if like < HOLE_LIKENESS]
+
+
+def crowded(located: Located) -> list[LocatedTile]:
+    """The ``located`` tops that lie nearer to another top at their level than tiles can, off their
+    cell where that one lies on its own (a cloth's printed flower beside a tile just laid, taken
+    for a top, was as hot as the tile). Distances are in the lattice's own steps there (a tilted
+    camera brings neighbours along its tilt nearer in pixels), and only where the lattice fits
+    the tops (one bent by a hive in two parts can be half as large again as the tiles)."""
+    tops = located.tiles
+    if len(tops) < 3 or np.median([tile.offset for tile in tops]) > SOUND_FIT:
+        return []
+    return [tile for tile in tops if tile.offset > OFF_CELL and any(
+        other is not tile and other.level == tile.level and other.offset <= SOUND_FIT
+        and _steps(other, tile.centre) < CROWDED for other in tops)]
+
+
+def _steps(tile: LocatedTile, point: np.ndarray) -> float:
+    """How far ``point`` (pixels) lies from ``tile``'s centre, in the lattice's steps at that tile."""
+    q, r = np.linalg.solve(tile.basis.T, np.asarray(point, float) - tile.centre)
+    return float(np.sqrt(q * q + r * r + q * r))
 
 
 def _likeness(frame: np.ndarray, places: list[tuple[np.ndarray, np.ndarray]], embedder: CreatureEmbedder,

@@ -167,9 +167,10 @@ class Referee:
         if seen_before and not retry:
             return events
         self._judged, self._retry_at = frame.signature, None
-        assert frame.view is not None and frame.since is not None
-        self._view = frame.view
-        events += self._judge(scene_of(frame.view, self.config.min_confidence), frame.since)
+        view = self._steadiness.judged()
+        assert view is not None and frame.since is not None
+        self._view = view
+        events += self._judge(scene_of(view, self.config.min_confidence), frame.since)
         return events
 
     def _judge(self, scene: Scene, since: float) -> list[Event]:

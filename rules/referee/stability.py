@@ -9,13 +9,16 @@ afresh, and the frame judged is the latest reading most tiles surely). The run g
 up to ``flicker_seconds`` (a tile misread or missed for a frame or two); a view is steady
 once its run has lasted ``stable_seconds`` and it was seen in most of the frames since
 the run began (and more often than the steady view meanwhile), so flicker that comes
-back now and then never settles. Time comes from the observations' timestamps, never
-from a clock.
+back now and then never settles. A tile read surely in the view judged that a frame of its run
+read as something else nearly as confidently (``CONTESTED``) is handed on read unsure: a read
+flipping between two creatures about the bar is not a sure read of either, whichever frame
+crossed it. Time comes from the observations'
+timestamps, never from a clock.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..hexgrid import rotate
 from ..observation import Observation
@@ -26,6 +29,8 @@ _EPSILON = 1e-9  # timestamps are floats: 0.7 - 0.4 < 0.3
 Signature = frozenset[tuple[int, int, str, str]]
 Placed = tuple[tuple[int, int, str, str], ...]  # the tiles in order, shifted to start at (0, 0)
 UNSURE = ("", "")  # the read of a tile under min_confidence: only that a tile is there
+RECENT = 10  # frames since the last occlusion looked at for a contested read
+CONTESTED = 0.8  # a sure read that a frame of its run read otherwise this confidently, relative to it, is unsure
 
 
 def _placings(observation: Observation, min_confidence: float) -> list[Placed]:
@@ -34,6 +39,11 @@ def _placings(observation: Observation, min_confidence: float) -> list[Placed]:
     what must stay the same for it to be steady, up to a shift and a turn of the observer's
     lattice (anchored afresh in every frame, and along a straight line of tiles its axes are
     ambiguous)."""
+    return [tuple(tile for tile, _ in turned) for turned in _turned(observation, min_confidence)]
+
+
+def _turned(observation: Observation, min_confidence: float) -> list[list[tuple[tuple[int, int, str, str], int]]]:
+    """``_placings`` with each tile's index in ``observation.tiles``."""
     if not observation.tiles:
         return []
     reads = [(t.colour.value, t.bug.value) if t.confidence >= min_confidence else UNSURE
@@ -42,8 +52,17 @@ def _placings(observation: Observation, min_confidence: float) -> list[Placed]:
     for turns in range(6):
         cells = [rotate(t.cell, turns) for t in observation.tiles]
         q0, r0 = min(cells)
-        placings.append(tuple(sorted((q - q0, r - r0, *read) for (q, r), read in zip(cells, reads))))
+        placings.append(sorted(((q - q0, r - r0, *read), index)
+                               for index, ((q, r), read) in enumerate(zip(cells, reads))))
     return placings
+
+
+def _labelled(observation: Observation) -> list[list[tuple[int, int, tuple[str, str], float, int]]]:
+    """The tiles of ``observation`` as ``_turned`` places them, each with its read (sure or not),
+    its confidence and its index."""
+    tiles = observation.tiles
+    return [[(q, r, (tiles[index].colour.value, tiles[index].bug.value), tiles[index].confidence, index)
+             for (q, r, *_), index in turned] for turned in _turned(observation, 0.0)]
 
 
 def _agrees(a: Placed, b: Placed) -> bool:
@@ -92,6 +111,7 @@ class Steadiness:
         self._count = 0
         self._runs: dict[Signature, _Run] = {}
         self._steady: Signature | None = None  # the view last found steady
+        self._recent: list[Observation] = []  # the last RECENT frames since the last occlusion
 
     def feed(self, observation: Observation) -> Frame:
         time = observation.timestamp
@@ -101,8 +121,10 @@ class Steadiness:
         self._count += 1
         if observation.occluded:
             self._runs.clear()
+            self._recent.clear()
             self._steady = None
             return self._report(OCCLUDED, None)
+        self._recent = self._recent[1 - RECENT:] + [observation]
         self._runs = {s: run for s, run in self._runs.items()
                       if time - run.last <= self.flicker_seconds + _EPSILON}
         placings = _placings(observation, self.min_confidence)
@@ -149,3 +171,34 @@ class Steadiness:
         if run is None:
             return Frame(status, changed, None, None, None)
         return Frame(status, changed, run.view, self._steady, run.since, run.last == self.time)
+
+    def judged(self) -> Observation | None:
+        """The steady view as it is to be judged (None while none is steady): its contested tiles
+        (``_contested``) read unsure (none is with no ``min_confidence``)."""
+        run = self._runs.get(self._steady) if self._steady is not None else None
+        if run is None:
+            return None
+        contested = self._contested(run) if self.min_confidence > 0 and run.view.tiles else set()
+        if not contested:
+            return run.view
+        bar = self.min_confidence / 2
+        tiles = tuple(replace(tile, confidence=min(tile.confidence, bar)) if index in contested else tile
+                      for index, tile in enumerate(run.view.tiles))
+        return replace(run.view, tiles=tiles)
+
+    def _contested(self, run: _Run) -> set[int]:
+        """The tiles of ``run``'s view (indices) read surely that a frame of the run (of the last
+        RECENT) read as something else at least CONTESTED times as confidently."""
+        base = _labelled(run.view)[0]
+        cells = [tile[:2] for tile in base]
+        rivals = [0.0] * len(base)  # each tile's most confident other read
+        for frame in self._recent:
+            turns = [turned for turned in _labelled(frame) if [tile[:2] for tile in turned] == cells]
+            if frame.timestamp < run.since or not turns:
+                continue
+            best = max(turns, key=lambda turned: sum(a[2] == b[2] for a, b in zip(base, turned)))
+            for index, (mine, theirs) in enumerate(zip(base, best)):
+                if theirs[2] != mine[2]:
+                    rivals[index] = max(rivals[index], theirs[3])
+        return {index for (_, _, _, confidence, index), rival in zip(base, rivals)
+                if confidence >= self.min_confidence and rival >= CONTESTED * confidence}

@@ -107,3 +107,28 @@ def test_a_read_firming_up_makes_the_steady_view_new() -> None:
     assert [f.status for f in frames] == [UNSTABLE] * 3 + [STEADY] * 4
     assert frames[4].view.tiles == unsure and frames[5].view.tiles == A
     assert frames[5].signature != frames[4].signature and frames[5].since == 0.0
+
+
+def test_a_tile_read_surely_as_two_creatures_in_turn_is_handed_on_unsure() -> None:
+    """A new black tile read 0.62 Grasshopper, 0.60 Beetle, 0.48 Grasshopper, 0.45 Beetle frame
+    by frame (seed 5's HV-reneroru-WeakBot: the Beetle was recorded as a Grasshopper, and the
+    record never came right): the view settles, but the tile is handed on read unsure, so the
+    referee asks rather than records either creature."""
+    reads = [(Bug.GRASSHOPPER, 0.51), (Bug.GRASSHOPPER, 0.62), (Bug.BEETLE, 0.60), (Bug.GRASSHOPPER, 0.48),
+             (Bug.BEETLE, 0.45), (Bug.GRASSHOPPER, 0.5)]
+    views = [(*A, TileSighting(2, 0, Colour.BLACK, bug, confidence)) for bug, confidence in reads]
+    steadiness = Steadiness(0.3, 0.45, min_confidence=0.6)
+    judged = []
+    for i, view in enumerate(views):
+        if steadiness.feed(Observation(view, False, round(0.1 * i, 6))).status == STEADY:
+            judged.append(steadiness.judged())
+    assert judged and all(v.tiles[:2] == A and v.tiles[2].confidence < 0.6 for v in judged)
+
+
+def test_a_tile_read_surely_alike_and_once_otherwise_unsure_stays_sure() -> None:
+    """The same tile read surely as one creature throughout, one frame unsure as another: sure."""
+    reads = [(Bug.BEETLE, 0.9), (Bug.BEETLE, 0.8), (Bug.GRASSHOPPER, 0.45), (Bug.BEETLE, 0.9), (Bug.BEETLE, 0.85)]
+    views = [(*A, TileSighting(2, 0, Colour.BLACK, bug, confidence)) for bug, confidence in reads]
+    steadiness = Steadiness(0.3, 0.45, min_confidence=0.6)
+    frames = [steadiness.feed(Observation(v, False, round(0.1 * i, 6))) for i, v in enumerate(views)]
+    assert frames[-1].status == STEADY and steadiness.judged().tiles[2].confidence >= 0.6

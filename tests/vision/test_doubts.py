@@ -9,12 +9,12 @@ import numpy as np
 from rules.hexgrid import neighbours
 from rules.pieces import Piece
 from vision.creatures import CreatureEmbedder
-from vision.doubts import bridges, confirmed, first_top, holes
+from vision.doubts import bridges, confirmed, crowded, first_top, holes
 from vision.lattice import hex_round
-from vision.locate import Located, locate_tiles
+from vision.locate import Located, locate_tiles, place_tops
 from vision.profile import demo_profile
 from vision.render.scene import Conditions, render_position
-from vision.tilemaps import Peak, TileMapper
+from vision.tilemaps import Peak, TileMapper, tile_tops
 
 MAPPER = TileMapper()
 ROW = {(q, 0): [Piece.parse(name)] for q, name in enumerate(["wQ", "bA1", "wG1", "bS1", "wB1", "bQ"])}
@@ -165,3 +165,25 @@ def test_a_faint_top_in_a_hole_of_the_hive_that_shows_table_is_a_hole() -> None:
 def test_a_faint_enclosed_top_that_looks_like_a_tile_stays() -> None:
     frame, located, _ = _flower(centre_filled=True)
     assert holes(frame, located, CreatureEmbedder(), demo_profile()) == []
+
+
+def test_a_top_nearer_a_tile_than_tiles_can_lie_off_its_cell_is_no_tile() -> None:
+    frame, _ = render_position(ROW, VIEW)
+    maps, tops = tile_tops(MAPPER, frame)
+    before = locate_tiles(frame, MAPPER)  # the lattice held from the frames before the print showed
+    end = max(before.tiles, key=lambda tile: tile.centre[0])
+    print_spot = end.centre + 0.381 * end.basis.sum(axis=0)  # 0.66 steps off, between two free cells
+    located = place_tops([*tops, replace(tops[0], centre=print_spot)], maps, frame, replace(before, tiles=[]))
+    assert len(located.tiles) == len(ROW) + 1
+    dropped = crowded(located)
+    assert len(dropped) == 1 and np.linalg.norm(dropped[0].centre - print_spot) < 1
+
+
+def test_neighbours_a_steep_camera_brings_near_in_pixels_are_not_crowded() -> None:
+    hive = {**ROW, **{(q, 1): [Piece.parse(name)] for q, name in enumerate(["wA1", "bG1", "wS1"])}}
+    frame, _ = render_position(hive, Conditions(height_mm=450, tilt_deg=35, yaw_deg=0, seed=7))
+    located = locate_tiles(frame, MAPPER)
+    steps = [np.linalg.norm(a.centre - b.centre) / np.linalg.norm(a.basis, axis=1).mean()
+             for a in located.tiles for b in located.tiles if a is not b]
+    assert len(located.tiles) == len(hive) and min(steps) < 0.9  # nearer in pixels than the mean step
+    assert crowded(located) == []
