@@ -68,7 +68,8 @@ HOLE_HEAT = 0.6  # ... where a top less hot than this ...
 HOLE_LIKENESS = 0.85  # ... and less like your set's tops than this is a hole in the hive
 CROWDED = 0.75  # lattice steps: a top nearer than this to another at its level, off its cell ...
 OFF_CELL = 0.3  # ... by more than this (pitches), where the other lies on its own cell ...
-SOUND_FIT = 0.15  # ... and half the tops lie this near theirs (a lattice that fits), is no tile
+SOUND_FIT = 0.15  # ... and half the tops lie this near theirs (a lattice that fits), is no tile ...
+SHADOWED = 1.5  # ... unless a taller stack lies within this many steps (its side can hide part of the face)
 
 
 def confirmed(frame: np.ndarray, located: Located, doubted: list[Peak], embedder: CreatureEmbedder,
@@ -188,13 +189,17 @@ def crowded(located: Located) -> list[LocatedTile]:
     cell where that one lies on its own (a cloth's printed flower beside a tile just laid, taken
     for a top, was as hot as the tile). Distances are in the lattice's own steps there (a tilted
     camera brings neighbours along its tilt nearer in pixels), and only where the lattice fits
-    the tops (one bent by a hive in two parts can be half as large again as the tiles)."""
+    the tops (one bent by a hive in two parts can be half as large again as the tiles). A top
+    beside a taller stack is left be: the stack's side can hide part of its face, and what shows
+    of it lies off its cell (a white Ant by a four-high stack, 0.31 off its cell, 0.7 steps from a
+    neighbour)."""
     tops = located.tiles
     if len(tops) < 3 or np.median([tile.offset for tile in tops]) > SOUND_FIT:
         return []
     return [tile for tile in tops if tile.offset > OFF_CELL and any(
         other is not tile and other.level == tile.level and other.offset <= SOUND_FIT
-        and _steps(other, tile.centre) < CROWDED for other in tops)]
+        and _steps(other, tile.centre) < CROWDED for other in tops) and not any(
+        other.level > tile.level and _steps(other, tile.centre) < SHADOWED for other in tops)]
 
 
 def _steps(tile: LocatedTile, point: np.ndarray) -> float:

@@ -167,16 +167,31 @@ def test_a_faint_enclosed_top_that_looks_like_a_tile_stays() -> None:
     assert holes(frame, located, CreatureEmbedder(), demo_profile()) == []
 
 
-def test_a_top_nearer_a_tile_than_tiles_can_lie_off_its_cell_is_no_tile() -> None:
+def _crowded_row() -> tuple[Located, np.ndarray]:
+    """The row located with a print spot 0.66 steps off its end, between two free cells, on the
+    lattice held from the frames before the print showed; and the spot."""
     frame, _ = render_position(ROW, VIEW)
     maps, tops = tile_tops(MAPPER, frame)
-    before = locate_tiles(frame, MAPPER)  # the lattice held from the frames before the print showed
+    before = locate_tiles(frame, MAPPER)
     end = max(before.tiles, key=lambda tile: tile.centre[0])
-    print_spot = end.centre + 0.381 * end.basis.sum(axis=0)  # 0.66 steps off, between two free cells
+    print_spot = end.centre + 0.381 * end.basis.sum(axis=0)
     located = place_tops([*tops, replace(tops[0], centre=print_spot)], maps, frame, replace(before, tiles=[]))
     assert len(located.tiles) == len(ROW) + 1
+    return located, print_spot
+
+
+def test_a_top_nearer_a_tile_than_tiles_can_lie_off_its_cell_is_no_tile() -> None:
+    located, print_spot = _crowded_row()
     dropped = crowded(located)
     assert len(dropped) == 1 and np.linalg.norm(dropped[0].centre - print_spot) < 1
+
+
+def test_a_crowded_top_beside_a_taller_stack_is_left_be() -> None:
+    """A stack's side can hide part of a neighbour's face, so what shows of it lies off its cell."""
+    located, print_spot = _crowded_row()
+    end = max((tile for tile in located.tiles if tile.level == 1 and tile.offset < 0.15), key=lambda t: t.centre[0])
+    stack = replace(end, cell=(end.cell[0], end.cell[1] + 1), centre=end.centre + end.basis[1], level=3)
+    assert crowded(replace(located, tiles=[*located.tiles, stack])) == []
 
 
 def test_neighbours_a_steep_camera_brings_near_in_pixels_are_not_crowded() -> None:
