@@ -12,8 +12,7 @@ the run began (and more often than the steady view meanwhile), so flicker that c
 back now and then never settles. A tile read surely in the view judged that a frame of its run
 read as something else nearly as confidently (``CONTESTED``) is handed on read unsure: a read
 flipping between two creatures about the bar is not a sure read of either, whichever frame
-crossed it. Time comes from the observations'
-timestamps, never from a clock.
+crossed it. Time comes from the observations' timestamps, never from a clock.
 """
 
 from __future__ import annotations
@@ -192,9 +191,9 @@ class Steadiness:
         base = _labelled(run.view)[0]
         cells = [tile[:2] for tile in base]
         rivals = [0.0] * len(base)  # each tile's most confident other read
-        for frame in self._recent:
+        for frame in (frame for frame in self._recent if frame.timestamp >= run.since):
             turns = [turned for turned in _labelled(frame) if [tile[:2] for tile in turned] == cells]
-            if frame.timestamp < run.since or not turns:
+            if not turns:
                 continue
             best = max(turns, key=lambda turned: sum(a[2] == b[2] for a, b in zip(base, turned)))
             for index, (mine, theirs) in enumerate(zip(base, best)):
