@@ -199,7 +199,7 @@ class LiveLoop:
             if not self._in_view(view):
                 continue
             try:
-                self._expect()
+                self._expect(game_id)
                 observation = self.recognise(frame, timestamp)
                 self._shown = (number, frame, observation)
                 self.service.observe(observation, game_id)
@@ -302,14 +302,12 @@ class LiveLoop:
         except Exception as exc:  # one bad frame must never stop the referee
             self._frame_failed(number, exc)
 
-    def _expect(self) -> None:
-        """Tell ``expect`` the game's creatures once a new game has begun."""
-        if self.expect is None:
-            return
-        game = self.service.record_key()[0]
-        if game != self._expected:
+    def _expect(self, game_id: int) -> None:
+        """Tell ``expect`` the game's creatures once the frames are of a new game (``game_id``, the
+        one the frame was stamped with)."""
+        if self.expect is not None and game_id != self._expected:
             self.expect(self.service.creatures())
-            self._expected = game
+            self._expected = game_id
 
     def _learn(self) -> None:
         """Hand ``learn`` the tops the record names, once per move recorded (on this thread, the
