@@ -66,9 +66,10 @@ def place_tops(found: list[Peak], maps: TileMaps, frame: np.ndarray, held: Locat
 
     ``held`` (where the frames before placed their tops: the camera and table keep still) lends
     its lattice to a hive of PERSPECTIVE_TILES or more tops that it still fits (``_holds``), as it
-    is or moved across the frame with them (a knocked table, ``_knocked``): so a top that comes and
-    goes, or a tile nudged by a hand, moves no other top's cell or level; refitted to the tops it
-    explains once more tops show than it was fitted to. Else the lattice fitted afresh places them."""
+    is or moved across the frame with them (a knocked table), and whose stacks it sees as a fresh
+    fit does (``_stacks_alike``): so a top that comes and goes, or a tile nudged by a hand, moves
+    no other top's cell or level; refitted to the tops it explains once more tops show than it was
+    fitted to. Else the lattice fitted afresh places them."""
     if not found:
         return Located([], None, maps)
     centres = np.array([p.centre for p in found])
@@ -79,9 +80,9 @@ def place_tops(found: list[Peak], maps: TileMaps, frame: np.ndarray, held: Locat
         return _placed(found, fresh, maps, len(found))
     pitches = (_pitch_at(fresh.lattice, centres), nearest_spacing(centres, median_pitch(found)))
     kept = _Placing.of(held.lattice, centres)
-    if not _holds(kept, fresh, centres, pitches):
+    if not (_holds(kept, fresh, centres, pitches) and _stacks_alike(kept, fresh)):
         kept = _Placing.of(held.lattice.moved_onto(centres), centres)
-        if not (_holds(kept, fresh, centres, pitches) and _knocked(kept, fresh)):
+        if not (_holds(kept, fresh, centres, pitches) and _stacks_alike(kept, fresh)):
             return _placed(found, fresh, maps, len(found))
     if len(found) <= held.fitted_to:
         return _placed(found, kept, maps, held.fitted_to)
@@ -143,14 +144,15 @@ def _pitch_at(lattice: Lattice, centres: np.ndarray) -> float:
     return float(np.median(lattice.pitches(lattice.axial(centres))))
 
 
-def _knocked(moved: _Placing, fresh: _Placing) -> bool:
-    """Whether the held lattice ``moved`` with the tops (a knocked table or a nudged camera moves
-    the whole hive alike) may place them: it sees at most one stack more than the ``fresh`` fit (the
-    move made as the hand knocked). Fitted afresh, a hive that a missed top or an illegal move split
-    in two could have its parts placed a cell apart (a gap of two pitches, its tiles a little off the
-    lattice, rounded the wrong way); but a lattice moved anyhow fits most tops at some stack level,
-    as one left from another scene did (a resumed game's table), taking flat tiles for stacks."""
-    return sum(level > 1 for level in moved.levels) <= sum(level > 1 for level in fresh.levels) + 1
+def _stacks_alike(held: _Placing, fresh: _Placing) -> bool:
+    """Whether the ``held`` lattice, as it was or moved with the tops (a knocked table or a nudged
+    camera moves the whole hive alike), may place them: it sees at most one stack more than the
+    ``fresh`` fit (the move made as the hand knocked). Fitted afresh, a hive that a missed top or an
+    illegal move split in two could have its parts placed a cell apart (a gap of two pitches, its
+    tiles a little off the lattice, rounded the wrong way); but a lattice off by whole tile
+    thicknesses fits most tops at some stack level, as one left from another camera pose did (a
+    resumed game filmed from elsewhere: every flat tile placed three or four high)."""
+    return sum(level > 1 for level in held.levels) <= sum(level > 1 for level in fresh.levels) + 1
 
 
 def _refitted(held: Lattice, centres: np.ndarray, frame_size: tuple[int, int]) -> Lattice:

@@ -292,3 +292,21 @@ def test_a_held_lattice_follows_a_knocked_hive_and_keeps_a_split_hive_together()
     fresh, _ = placed(after)
     offsets = {tuple(np.subtract(cell, cells[k])) for (cell, _), k in zip(fresh, (0, 1, 3, 4, 5, 6))}
     assert len(offsets) == 2  # afresh, the parts lie a cell apart from how they lay
+
+
+def test_a_held_lattice_off_by_whole_tile_thicknesses_gives_way_to_a_fresh_fit() -> None:
+    """A camera aimed afresh (a resumed game filmed from elsewhere) can show the hive where the last
+    frame's lattice, lifted three tile thicknesses, fits every top: held, it would place each flat
+    tile four high (and a referee take a stack for a tile hidden beside it); a fresh fit sees no stack."""
+    truth = Lattice(np.array([[40.0, 8, 600], [-5, 30, 350], [2e-4, 4e-4, 1]]))
+    cells = np.array([(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (-1, 1), (-1, 2), (0, 2), (2, -1)], float)
+    frame = np.zeros((720, 1280, 3), np.uint8)
+
+    def placed(pixels: np.ndarray, held: Located | None = None) -> Located:
+        return place_tops([Peak(p, 38.0, 0.9, 0.5) for p in pixels], None, frame, held)  # type: ignore[arg-type]
+
+    held = placed(truth.pixels(cells))
+    assert held.lattice is not None and [t.level for t in held.tiles] == [1] * len(cells)
+    elsewhere = held.lattice.lifted(3).pixels(cells)
+    assert np.linalg.norm(elsewhere - truth.pixels(cells), axis=1).min() > 10  # the hive lies elsewhere now
+    assert [t.level for t in placed(elsewhere, held).tiles] == [1] * len(cells)
