@@ -50,7 +50,7 @@ from rules.geometry import flood
 from rules.hexgrid import Hex, neighbours
 from vision.creatures import CreatureEmbedder
 from vision.features import rectified_crop
-from vision.lattice import hex_round
+from vision.lattice import hex_round, plane_points
 from vision.locate import Located, LocatedTile, place_tops
 from vision.profile import CreatureProfile
 from vision.tilemaps import Peak, TileMaps, peak_at
@@ -205,8 +205,7 @@ def crowded(located: Located) -> list[LocatedTile]:
 
 def _steps(tile: LocatedTile, point: np.ndarray) -> float:
     """How far ``point`` (pixels) lies from ``tile``'s centre, in the lattice's steps at that tile."""
-    q, r = np.linalg.solve(tile.basis.T, np.asarray(point, float) - tile.centre)
-    return float(np.sqrt(q * q + r * r + q * r))
+    return float(np.linalg.norm(plane_points(np.linalg.solve(tile.basis.T, np.asarray(point, float) - tile.centre))))
 
 
 def _likeness(frame: np.ndarray, places: list[tuple[np.ndarray, np.ndarray]], embedder: CreatureEmbedder,
