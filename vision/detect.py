@@ -212,12 +212,11 @@ class Detector:
         maps, found, faint = tops_and_faint(self.mapper, frame, KEEP_THRESHOLD, FAINT_TOP, self.tiny.hint, on_table)
         bare_known = self.tiny.shows_all(found)
         self.tiny.saw(found, moved, frame.shape)
-        settled = self.still.settle(found, moved, cells)
+        settled = self.still.settle(found, moved, frame)
         held = [peak for peak in found if peak.score < NEW_TOP and all(peak is not top for top in settled)]
         doubted = [*on_table(faint), *held]  # faint peaks only: a strong new top the still frames hold back stays held
         located = self._located(frame, maps, settled, doubted)
-        if cells is not None:
-            self.still.vouch(_second_opinions(located, settled), moved, cells)
+        self.still.vouch(_second_opinions(located, settled), moved, frame)
         weights, guessed = self._class_weights(frame, located)
         occluded = occluder_near_hive(located, moved & ~self.motion.left())
         pitch = pitch_px(located)

@@ -8,9 +8,9 @@ opinion of ``vision.doubts``) and is kept through one frame that misses it altog
 found where there was none is believed only once ``SETTLE`` frames in a row agree. Where the
 picture moved, the frame is believed at once, but a top the tile map loses there, or finds only
 under ``NEW_TOP`` (a hand passing by), is remembered for up to ``LOST_FRAMES`` frames with the
-colours of its spot: once its spot is still again and looks as it did, the top is there still,
-whether the tile map sees it or not (a tile beside a new neighbour, or under the shadow a hand
-left, can vanish from the map for good).
+look of its spot (``vision.spot_look``): once its spot is still again and looks as it did (the
+hive perhaps jolted a pixel or two), the top is there still, whether the tile map sees it or not
+(a tile beside a new neighbour, or under the shadow a hand left, can vanish from the map for good).
 The creature embeddings of a still top are kept too (up to ``MAX_VIEWS``), so its read
 averages over the frames instead of flickering; once it has them all, its read is kept and it
 gets a fresh view only every ``REVIEW_EVERY`` frames (a still board costs little to read).
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from vision.motion import spot_colours, unchanged
+from vision.spot_look import SpotLook, found_again, spot_look
 from vision.tilemaps import STRIDE, Peak, cell_of, disc_window
 
 SETTLE = 2  # frames in a row that must disagree with a still spot before it changes
@@ -48,7 +48,7 @@ class _Spot:
     tried_darker: bool = False  # a darker frame was looked at for its print (whether it showed or not)
     crop: np.ndarray | None = None  # the top's crop of its last view
     rest: int = 0  # frames since the last view
-    look: tuple[Peak, np.ndarray] | None = None  # where it was last found still, and its spot's colours then
+    look: SpotLook | None = None  # how its spot looked when it was last found still
     lost: int = 0  # frames since the tile map lost it where the picture moved (0: not lost)
     recalled: bool = False  # reported from memory (``look``): the map has not found it since it was lost
 
@@ -61,16 +61,16 @@ class StillSpots:
         self._reported: dict[bytes, _Spot] = {}  # the reported spots by their centre's bytes (``_spot``)
         self._vouched: list[Peak] = []  # the tops the second opinion reported on the last frame
 
-    def settle(self, found: list[Peak], moved: np.ndarray, colour: np.ndarray | None = None) -> list[Peak]:
+    def settle(self, found: list[Peak], moved: np.ndarray, frame: np.ndarray | None = None) -> list[Peak]:
         """The tops to report for this frame from the tile map's candidates ``found`` (centre heat
         at least KEEP_THRESHOLD): those at NEW_TOP, corrected where nothing ``moved``
         (the motion map's cells) round a spot, and the lost tops whose spots look as they did
-        (in ``colour``, the motion map's; without it, no top is remembered)."""
+        (on ``frame``, BGR; without it, no top is remembered)."""
         spots = []
         claimed = set()
         for spot, index in zip(self._spots, _matches(self._spots, found)):
             peak, still = None if index is None else found[index], not _moved_near(spot.peak, moved)
-            following = _follow(spot, peak, still) if colour is None else _remembered(spot, peak, still, colour)
+            following = _follow(spot, peak, still) if frame is None else _remembered(spot, peak, still, frame)
             if following is not None:
                 spots.append(following)
                 claimed |= {index} - {None}
@@ -82,7 +82,7 @@ class StillSpots:
         self._reported = {s.peak.centre.tobytes(): s for s in reversed(spots) if s.present}  # the first wins
         return [s.peak for s in spots if s.present]
 
-    def vouch(self, peaks: list[Peak], moved: np.ndarray, colour: np.ndarray) -> None:
+    def vouch(self, peaks: list[Peak], moved: np.ndarray, frame: np.ndarray) -> None:
         """Take the tops a second opinion reported where the tile map found none (``vision.doubts``)
         as this frame's tops too. One it reported on the last frame too is then kept like the map's
         own (held by faint heat, remembered when a hand passes by); one reported on this frame
@@ -91,7 +91,7 @@ class StillSpots:
         before, self._vouched = self._vouched, peaks
         for peak in peaks:
             still = not _moved_near(peak, moved)
-            look = (peak, spot_colours(colour, peak)) if still else None
+            look = spot_look(frame, peak) if still else None
             near = [s for s in self._spots if _near(s.peak, peak.centre)]
             spot = replace(near[0], peak=peak, present=True, doubt=0, lost=0, recalled=False,
                            look=near[0].look if look is None else look) if near else _Spot(peak, True, look=look)
@@ -168,10 +168,10 @@ class StillSpots:
         return self._reported.get(np.asarray(centre, np.float64).tobytes())
 
 
-def _remembered(spot: _Spot, peak: Peak | None, still: bool, colour: np.ndarray) -> _Spot | None:
-    """``_follow``, with the tops lost where the picture moved remembered by the ``colour`` of
-    their spot: kept out of sight while the picture there moves, reported from memory once it is
-    still and looks as it did (until the map finds them again), forgotten when it looks otherwise.
+def _remembered(spot: _Spot, peak: Peak | None, still: bool, frame: np.ndarray) -> _Spot | None:
+    """``_follow``, with the tops lost where the picture moved remembered by the look of their spot
+    on ``frame``: kept out of sight while the picture there moves, reported from memory where it
+    is found still and looking as it did (until the map finds them again), forgotten when it looks otherwise.
     A top whose heat sinks under NEW_TOP where the picture moves counts as lost too (a faint top
     beside the tile a hand lays: dropped, it would need a second opinion to come back)."""
     if not still and peak is not None and peak.score < NEW_TOP:
@@ -180,25 +180,19 @@ def _remembered(spot: _Spot, peak: Peak | None, still: bool, colour: np.ndarray)
         if not still:
             lost = spot.lost + 1
             return replace(spot, present=False, recalled=False, lost=lost) if lost <= LOST_FRAMES else None
-        if not _looks_as_before(spot, colour):
+        where = found_again(frame, spot.look)
+        if where is None:
             return None
-        return replace(spot, present=True, recalled=True, lost=0, doubt=0, rest=spot.rest + 1)
+        return replace(spot, peak=replace(spot.peak, centre=where), present=True, recalled=True, lost=0, doubt=0,
+                       rest=spot.rest + 1)
     if spot.lost and peak is not None:  # a top found again where one was lost
-        if not (still and _looks_as_before(spot, colour)):
+        if not (still and spot.look is not None and found_again(frame, spot.look) is not None):
             return None  # maybe another tile, or a shaded gap where it lay: a new top for ``settle`` to judge
         spot = replace(spot, present=True, lost=0, doubt=0)
     following = _follow(spot, peak, still)
     if following is not None and peak is not None:
-        following = replace(following, recalled=False, look=(peak, spot_colours(colour, peak)) if still else spot.look)
+        following = replace(following, recalled=False, look=spot_look(frame, peak) if still else spot.look)
     return following
-
-
-def _looks_as_before(spot: _Spot, colour: np.ndarray) -> bool:
-    """Whether the spot's colours now are those it showed when last found still."""
-    if spot.look is None:
-        return False
-    where, then = spot.look
-    return unchanged(spot_colours(colour, where), then)
 
 
 def _follow(spot: _Spot, peak: Peak | None, still: bool) -> _Spot | None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.still import KEEP_THRESHOLD, MAX_VIEWS, REVIEW_EVERY, StillSpots
 from vision.tilemaps import PEAK_THRESHOLD, Peak
 
 MAP = (90, 160)  # motion map cells of a 1280x720 frame
+FRAME = (720, 1280)
 STILL = np.zeros(MAP, bool)
 PITCH = 60.0
 A, B, C = (np.array(xy, float) for xy in ((400.0, 300.0), (460.0, 300.0), (700.0, 500.0)))
@@ -22,6 +24,10 @@ def _moved_at(centre: np.ndarray) -> np.ndarray:
     x, y = (centre / 8).astype(int)
     moved[y, x] = True
     return moved
+
+
+def _frame(level: int) -> np.ndarray:
+    return np.full(FRAME + (3,), level, np.uint8)
 
 
 def _centres(peaks: list[Peak]) -> list[tuple[float, float]]:
@@ -112,31 +118,62 @@ def test_a_still_top_with_all_its_views_keeps_its_read_and_is_looked_at_again_no
 
 def test_a_top_a_passing_hand_made_the_map_lose_is_recalled_where_its_spot_looks_as_it_did() -> None:
     spots = StillSpots()
-    colour = np.full(MAP + (3,), 90.0)
+    colour = _frame(90)
     spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool), colour)
-    spots.settle([_peak(A), _peak(B)], STILL, colour)  # still: the colours of each spot are kept
+    spots.settle([_peak(A), _peak(B)], STILL, colour)  # still: the look of each spot is kept
     assert _centres(spots.settle([_peak(A)], _moved_at(B), colour)) == [(400, 300)]  # a hand by B: not shown
     assert _centres(spots.settle([_peak(A)], _moved_at(B), colour)) == [(400, 300)]
     for _ in range(4):  # the hand gone, B's spot looks as it did: B is there, though the map has lost it
         assert _centres(spots.settle([_peak(A)], STILL, colour)) == [(400, 300), (460, 300)]
     spots.settle([_peak(A)], _moved_at(B), colour)
     taken = colour.copy()
-    taken[30:45, 52:63] = 160.0  # B's spot now shows the table: the hand took B away
+    taken[240:360, 416:504] = 160  # B's spot now shows the table: the hand took B away
     assert _centres(spots.settle([_peak(A)], STILL, taken)) == [(400, 300)]
     assert _centres(spots.settle([_peak(A)], STILL, colour)) == [(400, 300)]  # forgotten
+
+
+def _tile_at_b(shift: float, print_turn: int | None = 0) -> np.ndarray:
+    """A grey table holding an ivory tile at B printed with thin black bars turned ``print_turn``
+    degrees (a sharp print: a nudge changes the picture most there; None: no tile), the whole
+    picture moved ``shift`` pixels right and down."""
+    frame = _frame(120)
+    if print_turn is not None:
+        x, y = B.astype(int)
+        cv2.circle(frame, (x, y), 28, (215, 225, 230), -1)
+        bars = np.zeros(FRAME, np.uint8)
+        for bar in range(-20, 21, 10):
+            cv2.line(bars, (x - 18, y + bar), (x + 18, y + bar - 6), 1, 3)
+        bars = cv2.warpAffine(bars, cv2.getRotationMatrix2D((float(x), float(y)), print_turn, 1.0), FRAME[::-1])
+        frame[bars > 0] = 20
+    return cv2.warpAffine(frame, np.float32([[1, 0, shift], [0, 1, shift]]), FRAME[::-1], borderMode=cv2.BORDER_REPLICATE)
+
+
+def test_a_lost_top_is_found_again_after_the_table_was_nudged_but_not_where_it_was_taken_or_swapped() -> None:
+    """A hand passes by B and the map loses it; as the hand leaves, the table is nudged three pixels,
+    which changes most of the picture across B's sharp print. B's spot looks as it did, moved: B is
+    there, where it now lies. Where the hand took B away (the table shows), or left another tile (its
+    print turned), B is forgotten."""
+    for shift, print_turn, reported in ((3.0, 0, [(400, 300), (463, 303)]), (3.0, None, [(400, 300)]),
+                                        (0.0, None, [(400, 300)]), (0.0, 60, [(400, 300)])):
+        spots = StillSpots()
+        before = _tile_at_b(0.0)
+        spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool), before)
+        spots.settle([_peak(A), _peak(B)], STILL, before)
+        spots.settle([_peak(A)], _moved_at(B), before)
+        assert _centres(spots.settle([_peak(A)], STILL, _tile_at_b(shift, print_turn))) == reported
 
 
 def test_a_faint_top_a_hand_passes_by_is_remembered_as_a_lost_one_not_dropped() -> None:
     """B holds on faint heat. A hand lays a tile beside it and the map still finds it faintly: it is
     not shown while the picture there moves, and is back once its spot is still and looks as it did
     (where the hand changed the spot, it is gone)."""
-    for after, reported in ((90.0, [(400, 300), (460, 300)]), (160.0, [(400, 300)])):
+    for after, reported in ((90, [(400, 300), (460, 300)]), (160, [(400, 300)])):
         spots = StillSpots()
-        colour = np.full(MAP + (3,), 90.0)
+        colour = _frame(90)
         spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool), colour)
         spots.settle([_peak(A), _peak(B, heat=0.3)], STILL, colour)
         assert _centres(spots.settle([_peak(A), _peak(B, heat=0.3)], _moved_at(B), colour)) == [(400, 300)]
-        assert _centres(spots.settle([_peak(A), _peak(B, heat=0.3)], STILL, np.full(MAP + (3,), after))) == reported
+        assert _centres(spots.settle([_peak(A), _peak(B, heat=0.3)], STILL, _frame(after))) == reported
 
 
 def test_a_top_the_second_opinion_found_on_two_frames_running_is_kept_like_the_maps_own() -> None:
@@ -145,7 +182,7 @@ def test_a_top_the_second_opinion_found_on_two_frames_running_is_kept_like_the_m
     is neither."""
     for frames, reported in ((1, [(400, 300)]), (2, [(400, 300), (460, 300)])):
         held, recalled = StillSpots(), StillSpots()
-        colour = np.full(MAP + (3,), 90.0)
+        colour = _frame(90)
         for spots in (held, recalled):
             for _ in range(frames):
                 spots.settle([_peak(A)], STILL, colour)
@@ -159,15 +196,15 @@ def test_a_top_found_again_where_one_was_lost_is_that_top_only_if_its_spot_looks
     """A hand by B hides B from the map. Found there again with B's look, it is B, with B's views; with
     another look (a Beetle climbed there, or B left a shaded gap), it is a new top: read afresh, and
     believed only as a new top is (a faint one never)."""
-    for colours_after, heat, reported, views_after in ((90.0, 0.3, 2, 3), (160.0, 0.9, 1, 1), (160.0, 0.3, 1, 1)):
+    for colours_after, heat, reported, views_after in ((90, 0.3, 2, 3), (160, 0.9, 1, 1), (160, 0.3, 1, 1)):
         spots = StillSpots()
-        colour = np.full(MAP + (3,), 90.0)
+        colour = _frame(90)
         spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool), colour)
         spots.views(B, np.eye(4)[0])
         spots.settle([_peak(A), _peak(B)], STILL, colour)
         spots.views(B, np.eye(4)[1])
         spots.settle([_peak(A)], _moved_at(B), colour)
-        assert len(spots.settle([_peak(A), _peak(B, heat=heat)], STILL, np.full(MAP + (3,), colours_after))) == reported
+        assert len(spots.settle([_peak(A), _peak(B, heat=heat)], STILL, _frame(colours_after))) == reported
         assert len(spots.views(B, np.eye(4)[2])) == views_after
 
 
