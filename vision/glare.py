@@ -59,7 +59,7 @@ def clipped(frame: np.ndarray, centres: np.ndarray, pitches: np.ndarray) -> np.n
     out = np.zeros(len(centres), bool)
     for index, ((x, y), pitch) in enumerate(zip(np.round(np.asarray(centres, float)).astype(int), pitches)):
         middle = _square(frame, x, y, max(1, round(CLIPPED_REACH * float(pitch))))
-        out[index] = bool(middle.size) and _white_share(middle) >= CLIPPED_SHARE
+        out[index] = bool(middle.size) and white_share(middle) >= CLIPPED_SHARE
     return out
 
 
@@ -69,7 +69,7 @@ def washed_crop(crop: np.ndarray) -> bool:
 
 
 def _washed(middle: np.ndarray) -> bool:
-    return bool(_white_share(middle) >= WHITE_SHARE and middle.mean(axis=2).std() < FLAT)
+    return bool(white_share(middle) >= WHITE_SHARE and middle.mean(axis=2).std() < FLAT)
 
 
 def _square(image: np.ndarray, x: int, y: int, half: int) -> np.ndarray:
@@ -77,6 +77,6 @@ def _square(image: np.ndarray, x: int, y: int, half: int) -> np.ndarray:
     return image[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
 
 
-def _white_share(middle: np.ndarray) -> float:
+def white_share(middle: np.ndarray) -> float:
     """The share of a BGR patch's pixels at the sensor's white in every channel."""
     return float((middle.min(axis=2) >= WHITE).mean())

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.glare import WHITE, WHITE_SHARE
+from vision.glare import WHITE_SHARE, white_share
 from vision.motion import MOTION_LEVEL
 from vision.tilemaps import Peak
 
@@ -45,7 +45,7 @@ def found_again(frame: np.ndarray, look: SpotLook) -> np.ndarray | None:
     where it lay, if it looks as it did there: alike within LOOK_LEVEL, and its mean colour within
     ``motion.MOTION_LEVEL`` in each channel (an ivory face and pale wood differ mostly in tint),
     else None. A look mostly at the sensor's white (``glare.WHITE_SHARE``) is never found again."""
-    if (look.picture >= WHITE).all(axis=2).mean() >= WHITE_SHARE:
+    if white_share(look.picture) >= WHITE_SHARE:
         return None  # glare: a washed-out top and the table washed out where it lay look alike
     reach, nudge = _reach(look.peak), int(np.ceil(NUDGE * look.peak.pitch))
     around = _picture(frame, look.peak.centre, reach + nudge)
