@@ -87,14 +87,19 @@ class StillSpots:
         as this frame's tops too. One it reported on the last frame too is then kept like the map's
         own (held by faint heat, remembered when a hand passes by); one reported on this frame
         alone is not (a gap between tiles looked like a top on one frame now and then, and the
-        gap's faint heat then held it for good)."""
+        gap's faint heat then held it for good). A top the map lost where the picture moves stays
+        lost though reported there: once its spot is still, its look, not the map, tells whether it
+        is there (a table knocked as the hand left can drop a faint top from the map for good)."""
         before, self._vouched = self._vouched, peaks
         for peak in peaks:
             still = not _moved_near(peak, moved)
             look = spot_look(frame, peak) if still else None
             near = [s for s in self._spots if _near(s.peak, peak.centre)]
-            spot = replace(near[0], peak=peak, present=True, doubt=0, lost=0, recalled=False,
-                           look=near[0].look if look is None else look) if near else _Spot(peak, True, look=look)
+            if near:
+                spot = replace(near[0], peak=peak, present=True, doubt=0, recalled=False,
+                               lost=0 if still else near[0].lost, look=near[0].look if look is None else look)
+            else:
+                spot = _Spot(peak, True, look=look)
             if near or any(_near(last, peak.centre) for last in before):
                 self._spots = [s for s in self._spots if all(s is not n for n in near)] + [spot]
             self._reported[peak.centre.tobytes()] = spot

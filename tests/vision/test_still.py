@@ -163,6 +163,21 @@ def test_a_lost_top_is_found_again_after_the_table_was_nudged_but_not_where_it_w
         assert _centres(spots.settle([_peak(A)], STILL, _tile_at_b(shift, print_turn))) == reported
 
 
+def test_a_lost_top_the_second_opinion_reports_while_the_hand_is_by_is_judged_by_its_look_once_still() -> None:
+    """The map loses B as a hand passes, and the second opinion reports B on that moving frame. As
+    the hand leaves, the table is nudged three pixels: B is there still, where it now lies, though
+    the map never finds it again; where the hand took B away, B is gone on the first still frame."""
+    for print_turn, reported in ((0, [(400, 300), (463, 303)]), (None, [(400, 300)])):
+        spots = StillSpots()
+        spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool), _tile_at_b(0.0))
+        spots.settle([_peak(A), _peak(B)], STILL, _tile_at_b(0.0))
+        spots.settle([_peak(A)], _moved_at(B), _tile_at_b(0.0))
+        spots.vouch([_peak(B, heat=0.3)], _moved_at(B), _tile_at_b(0.0))
+        for _ in range(3):
+            now = _centres(spots.settle([_peak(A)], STILL, _tile_at_b(3.0, print_turn)))
+            assert now == reported
+
+
 def test_a_faint_top_a_hand_passes_by_is_remembered_as_a_lost_one_not_dropped() -> None:
     """B holds on faint heat. A hand lays a tile beside it and the map still finds it faintly: it is
     not shown while the picture there moves, and is back once its spot is still and looks as it did
