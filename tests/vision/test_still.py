@@ -148,6 +148,17 @@ def _tile_at_b(shift: float, print_turn: int | None = 0) -> np.ndarray:
     return cv2.warpAffine(frame, np.float32([[1, 0, shift], [0, 1, shift]]), FRAME[::-1], borderMode=cv2.BORDER_REPLICATE)
 
 
+def _b_lost_as_a_hand_passes() -> StillSpots:
+    """Tops A and B seen still with B's tile at rest (``_tile_at_b``), then B lost by the map as a
+    hand passes by it."""
+    spots = StillSpots()
+    before = _tile_at_b(0.0)
+    spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool), before)
+    spots.settle([_peak(A), _peak(B)], STILL, before)
+    spots.settle([_peak(A)], _moved_at(B), before)
+    return spots
+
+
 def test_a_lost_top_is_found_again_after_the_table_was_nudged_but_not_where_it_was_taken_or_swapped() -> None:
     """A hand passes by B and the map loses it; as the hand leaves, the table is nudged three pixels,
     which changes most of the picture across B's sharp print. B's spot looks as it did, moved: B is
@@ -155,11 +166,7 @@ def test_a_lost_top_is_found_again_after_the_table_was_nudged_but_not_where_it_w
     print turned), B is forgotten."""
     for shift, print_turn, reported in ((3.0, 0, [(400, 300), (463, 303)]), (3.0, None, [(400, 300)]),
                                         (0.0, None, [(400, 300)]), (0.0, 60, [(400, 300)])):
-        spots = StillSpots()
-        before = _tile_at_b(0.0)
-        spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool), before)
-        spots.settle([_peak(A), _peak(B)], STILL, before)
-        spots.settle([_peak(A)], _moved_at(B), before)
+        spots = _b_lost_as_a_hand_passes()
         assert _centres(spots.settle([_peak(A)], STILL, _tile_at_b(shift, print_turn))) == reported
 
 
@@ -168,10 +175,7 @@ def test_a_lost_top_the_second_opinion_reports_while_the_hand_is_by_is_judged_by
     the hand leaves, the table is nudged three pixels: B is there still, where it now lies, though
     the map never finds it again; where the hand took B away, B is gone on the first still frame."""
     for print_turn, reported in ((0, [(400, 300), (463, 303)]), (None, [(400, 300)])):
-        spots = StillSpots()
-        spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool), _tile_at_b(0.0))
-        spots.settle([_peak(A), _peak(B)], STILL, _tile_at_b(0.0))
-        spots.settle([_peak(A)], _moved_at(B), _tile_at_b(0.0))
+        spots = _b_lost_as_a_hand_passes()
         spots.vouch([_peak(B, heat=0.3)], _moved_at(B), _tile_at_b(0.0))
         for _ in range(3):
             now = _centres(spots.settle([_peak(A)], STILL, _tile_at_b(3.0, print_turn)))
