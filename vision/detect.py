@@ -5,7 +5,8 @@ Pipeline: ``tops_and_faint`` (tile map network; tiles too small for it looked fo
 ``place_tops`` (lattice, cells, levels; the last frame's lattice where it still fits), settled
 by a second opinion where the map is unsure (``vision.doubts``: faint tops, gaps, holes) -> per
 tile a rectified crop -> the creature network's embeddings (with those of the still frames
-before; a second, turned view of the unsure ones) -> the profile's nearest examples. A frame
+before; a second, turned view of the unsure ones) -> the profile's nearest examples (a top that
+looks like none of them is the table's print: ``vision.doubts.unlike``). A frame
 is flagged ``occluded`` instead of being reported as a (wrong) board when a hand or an object
 lies on or next to the hive. ``learn`` adds the tops a game record names to the profile's
 examples as play goes on; ``read_darker`` reads the tops whose print glare washed out from a
@@ -26,7 +27,7 @@ from rules.observation import Observation, TileSighting
 from rules.pieces import Bug, Colour, Piece
 from vision.bare_table import BareTable
 from vision.creatures import CreatureEmbedder, turned
-from vision.doubts import FAINT_TOP, bridges, confirmed, crowded, first_top, holes
+from vision.doubts import FAINT_TOP, bridges, confirmed, crowded, first_top, holes, unlike
 from vision.features import rectified_crop
 from vision.glare import clipped, glared
 from vision.lattice import basis_pitch
@@ -217,7 +218,8 @@ class Detector:
         doubted = [*on_table(faint), *held]  # faint peaks only: a strong new top the still frames hold back stays held
         located = self._located(frame, maps, settled, doubted)
         self.still.vouch(_second_opinions(located, settled), moved, frame)
-        weights, guessed = self._class_weights(frame, located)
+        weights, guessed, tiles = self._class_weights(frame, located)
+        located = replace(located, tiles=[located.tiles[i] for i in tiles])
         occluded = occluder_near_hive(located, moved & ~self.motion.left())
         pitch = pitch_px(located)
         if located.tiles:
@@ -312,16 +314,18 @@ class Detector:
         dropped = [*holes(frame, located, self.embedder, self.profile), *crowded(located)]
         return replace(located, tiles=[t for t in located.tiles if all(t is not d for d in dropped)])
 
-    def _class_weights(self, frame: np.ndarray, located: Located) -> tuple[np.ndarray, np.ndarray]:
-        """(T, classes) weights of the profile's classes for each tile: weighed by the tile map's
-        colour of the top (a second opinion on colour that errs on other tops), the read of
-        each top's crop (``_reads``) or, for a still top that needs no fresh view, its kept read;
+    def _class_weights(self, frame: np.ndarray, located: Located) -> tuple[np.ndarray, np.ndarray, list[int]]:
+        """(T, classes) weights of the profile's classes for each tile that is one: weighed by the
+        tile map's colour of the top (a second opinion on colour that errs on other tops), the read
+        of each top's crop (``_reads``) or, for a still top that needs no fresh view, its kept read;
         a still top read from a darker frame (``read_darker``) keeps that read as it is (the tile
-        map's colour is as washed out as its print); and (T,) which reads are guesses (the crop
-        showed no print)."""
+        map's colour is as washed out as its print); (T,) which reads are guesses (the crop showed
+        no print); and the indices of the T tiles among ``located``'s (a top read afresh that looks
+        nothing like your set's is none: ``vision.doubts.unlike``)."""
         weights = np.zeros((len(located.tiles), len(CLASSES)))
         guessed = np.zeros(len(located.tiles), bool)
         darker = np.zeros(len(located.tiles), bool)
+        tiles = np.ones(len(located.tiles), bool)
         fresh = []
         for index, tile in enumerate(located.tiles):
             kept, lit = self.still.kept_read(tile.centre), self.still.darker_read(tile.centre)
@@ -332,25 +336,28 @@ class Detector:
             else:
                 weights[index], guessed[index] = kept
         if fresh:
-            tiles = [located.tiles[i] for i in fresh]
-            weights[fresh], guessed[fresh] = self._reads(frame, tiles)
-            for tile, read, guess in zip(tiles, weights[fresh], guessed[fresh]):
-                self.still.keep_read(tile.centre, read, bool(guess))
+            reading = [located.tiles[i] for i in fresh]
+            weights[fresh], guessed[fresh], prints = self._reads(frame, reading)
+            tiles[fresh] = ~prints
+            for tile, read, guess, table in zip(reading, weights[fresh], guessed[fresh], prints):
+                self.still.keep_read(tile.centre, None if table else read, bool(guess))
         white = np.array([tile.white for tile in located.tiles]).reshape(-1, 1)
         weights = np.where(darker[:, None], weights, weights * np.where(WHITE_CLASSES, white, 1 - white))
-        return weights / np.maximum(weights.sum(axis=1, keepdims=True), 1e-12), guessed
+        weights = weights / np.maximum(weights.sum(axis=1, keepdims=True), 1e-12)
+        return weights[tiles], guessed[tiles], np.flatnonzero(tiles).tolist()
 
-    def _reads(self, frame: np.ndarray, tiles: list[LocatedTile]) -> tuple[np.ndarray, np.ndarray]:
+    def _reads(self, frame: np.ndarray, tiles: list[LocatedTile]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(T, classes) weights of the profile's classes for each tile's crop (``_weighed``: from
         its embedding as seen, with those of the still frames before); a top whose middle shows no
-        print (glare) is read as a doubtful guess, and (T,) which are."""
+        print (glare) is read as a doubtful guess, and (T,) which are; and (T,) which are the
+        table's print, looking nothing like your set's tops as now seen (``vision.doubts.unlike``)."""
         crops = [rectified_crop(frame, tile.centre, tile.basis) for tile in tiles]
         embedded = self.embedder.embed(crops)
         views = [self.still.views(tile.centre, view, crop) for tile, view, crop in zip(tiles, embedded, crops)]
         weights = self._weighed(crops, views)
         blank = printless(crops)
         weights[blank] = doubtful(weights[blank])
-        return weights, blank
+        return weights, blank, unlike(frame.shape, tiles, embedded, blank, self.profile)
 
     def _weighed(self, crops: list[np.ndarray], views: list[np.ndarray]) -> np.ndarray:
         """(T, classes) weights of the profile's classes for tops seen as ``crops`` and embedded as

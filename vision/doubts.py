@@ -32,6 +32,13 @@ last traced in a filmed game):
   one off its cell beside one on its own is the table's print beside a tile just laid (world
   referee, seed 4: a cloth's flower 0.66 steps from a black Ant, as hot as it, read as a
   Grasshopper). No frame of the styles benchmark (seed 1, 1,980 frames) has such a pair.
+- ``unlike``: a top whose print shows (no glare) yet looks nothing like your set's tops, however
+  hot on the map, is the table's print (a mat's logo letter O found at heat 0.82-0.85 beside a
+  resumed hive looked 0.49 like the set, its real tops 0.96-1.00). Styles benchmark, seed 3, six
+  training styles enrolled from two photos (5,981 tops reported): under UNLIKE were 8 of the 28
+  phantoms and no real top (the least alike, 0.63); the other five styles, enrolled or built-in
+  (4,373 tops, 17 phantoms): 1 phantom, and no real top under 0.65. A top cut by the frame's edge
+  is not judged (seed 1: one looked 0.59 like its set).
 
 Together they raised whole-position accuracy by 2.5 to 8.6 points per style (200 frames each).
 The likeness bars follow the creature network: the one fine-tuned on one-photo episodes scores
@@ -50,9 +57,10 @@ from rules.geometry import flood
 from rules.hexgrid import Hex, neighbours
 from vision.creatures import CreatureEmbedder
 from vision.features import rectified_crop
-from vision.lattice import hex_round, plane_points
+from vision.lattice import basis_pitch, hex_round, plane_points
 from vision.locate import Located, LocatedTile, place_tops
 from vision.profile import CreatureProfile
+from vision.tile_size import SHARP_PITCH
 from vision.tilemaps import Peak, TileMaps, peak_at
 
 FAINT_TOP = 0.12  # centre heat a doubted candidate must still reach
@@ -71,6 +79,8 @@ OFF_CELL = 0.45  # ... by more than this (pitches; a print between two cells, 0.
 # apart lay 0.31-0.33 off), where the other lies on its own cell ...
 SOUND_FIT = 0.15  # ... and half the tops lie this near theirs (a lattice that fits), is no tile ...
 SHADOWED = 1.5  # ... unless a taller stack lies within this many steps (its side can hide part of the face)
+UNLIKE = 0.6  # likeness to your set's tops under which a top showing its print is no tile ...
+FACE_REACH = 0.58  # ... if it lies at least this many pitches (a face's corner) inside the frame
 
 
 def confirmed(frame: np.ndarray, located: Located, doubted: list[Peak], embedder: CreatureEmbedder,
@@ -201,6 +211,21 @@ def crowded(located: Located) -> list[LocatedTile]:
         other is not tile and other.level == tile.level and other.offset <= SOUND_FIT
         and _steps(other, tile.centre) < CROWDED for other in tops) and not any(
         other.level > tile.level and _steps(other, tile.centre) < SHADOWED for other in tops)]
+
+
+def unlike(shape: tuple[int, ...], tops: list[LocatedTile], views: np.ndarray, printless: np.ndarray,
+           profile: CreatureProfile) -> np.ndarray:
+    """(N,) which ``tops`` of a frame of ``shape``, embedded as ``views`` (N, EMBEDDING), are no
+    tiles: they lie at least SHARP_PITCH apart (smaller tops are a blur, unlike any), their whole
+    face lies in the frame (a crop beyond its edge is filled out with the edge's pixels), their
+    print shows (not ``printless``, (N,)), and they look less than UNLIKE like your set's tops."""
+    if not tops:
+        return np.zeros(0, bool)
+    centres = np.array([top.centre for top in tops])
+    pitch = basis_pitch(np.array([top.basis for top in tops]))
+    reach = FACE_REACH * pitch[:, None]
+    whole = np.all((centres >= reach) & (centres <= np.array([shape[1] - 1, shape[0] - 1]) - reach), axis=1)
+    return (pitch >= SHARP_PITCH) & whole & ~np.asarray(printless, bool) & (profile.resemblance(views) < UNLIKE)
 
 
 def _steps(tile: LocatedTile, point: np.ndarray) -> float:

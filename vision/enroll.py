@@ -33,7 +33,7 @@ from vision.images import ImageReadError, read_image
 from vision.lattice import Lattice, plane_points
 from vision.profile import CLASSES, CreatureProfile
 from vision.set_art import SetArt
-from vision.tile_size import closer_advice, nearer
+from vision.tile_size import SHARP_PITCH, closer_advice, nearer
 from vision.tilemaps import (BLACK_TOP, SMALL_PITCH, WHITE_TOP, Peak, TileMapper, TileMaps, cell_of, disc_window,
                              median_pitch, tile_tops)
 
@@ -49,7 +49,6 @@ NEARER_BY = 0.5  # ... or if that colour is this many times nearer its colour's 
 MIN_CONTRAST = 8.0  # ... and the table's at least this far (Lab units) from it
 SURE_TABLE = 0.9  # map cells this surely table give the table's colour
 TOP_THRESHOLD = 0.15  # centre heat of a top here: lower than in play, as the layout's shape vets every top
-LEARN_PITCH = 28.0  # pixels between tile centres an enrollment photo needs: the print learnt from smaller tops is a blur
 CLOSER = 2  # a photo whose tiles are too small to find is looked at again this many times as large
 MAX_CLOSER_SIDE = 4096  # pixels: ... unless that makes it larger than this
 
@@ -234,7 +233,7 @@ def _placed(frame: np.ndarray, layout: Layout, label: str, mapper: TileMapper, s
     maps, found = tile_tops(mapper, frame, TOP_THRESHOLD)
     if not found:
         raise CalibrationError(f"{label}: no tiles found (is the camera looking at the laid-out pieces, "
-                               f"near enough that the tiles lie some {LEARN_PITCH:.0f} pixels apart?)")
+                               f"near enough that the tiles lie some {SHARP_PITCH:.0f} pixels apart?)")
     placement = place_layout(found, layout)
     centres = {cell: top.centre for cell, top in placement.tops.items()}
     if len(centres) >= MIN_PLACED * len(layout):
@@ -273,8 +272,8 @@ def _placed_closer(frame: np.ndarray, layout: Layout, label: str, mapper: TileMa
         raise next((failure for failure in failures if isinstance(failure, TooFar)), failures[0])
     look, placement, centres, _ = best
     pitch = frame.shape[1] / look.shape[1] * float(np.median(placement.lattice.pitches(np.array(list(centres), float))))
-    if pitch < LEARN_PITCH:
-        raise TooFar(f"{label}: tiles too small to learn the creatures from", pitch, LEARN_PITCH, "are needed")
+    if pitch < SHARP_PITCH:
+        raise TooFar(f"{label}: tiles too small to learn the creatures from", pitch, SHARP_PITCH, "are needed")
     return best
 
 

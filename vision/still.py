@@ -122,9 +122,9 @@ class StillSpots:
             return None
         return spot.read, spot.guessed
 
-    def keep_read(self, centre: np.ndarray, read: np.ndarray, guessed: bool = False) -> None:
+    def keep_read(self, centre: np.ndarray, read: np.ndarray | None, guessed: bool = False) -> None:
         """Keep what the top at ``centre``'s views were read as, and whether that was a guess
-        (its crop showed no print), for ``kept_read``."""
+        (its crop showed no print), for ``kept_read`` (None: none kept, it is read afresh)."""
         spot = self._spot(centre)
         if spot is not None:
             spot.read, spot.guessed = read, guessed

@@ -4,7 +4,7 @@ Tiles far off or under a wide lens show little of their creature: in the wide-wo
 (one photo enrolled, 200 frames of each of 8 styles), tops under 20 pixels apart were read right
 71-95 % of the time (by style), from 30 pixels on 91-99 %, and under 20 pixels a tenth or more
 of the tiles were missed. The live page warns of a view whose tiles lie under ``READABLE_PITCH``
-apart; enrollment asks for larger ones (``vision.enroll.LEARN_PITCH``).
+apart; enrollment asks for larger ones (``SHARP_PITCH``).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from rules.hexgrid import neighbours
 from rules.observation import Observation
 
 READABLE_PITCH = 20.0  # pixels between tile centres, below which the tops show too little to read
+SHARP_PITCH = 28.0  # pixels between tile centres from which a top's print shows sharp (smaller ones are a blur)
 SPARE = 0.9  # a camera too far off is asked to come this much nearer than just near enough
 
 

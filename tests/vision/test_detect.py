@@ -18,6 +18,7 @@ from vision.features import CROP_PX
 from vision.locate import Located, LocatedTile, locate_tiles
 from vision.profile import CLASSES, CreatureProfile, demo_profile
 from vision.still import MAX_VIEWS, REVIEW_EVERY
+from vision.tile_size import SHARP_PITCH
 from vision.render.photos import enrollment_photos
 from vision.render.scene import Conditions, make_camera, random_conditions, render_position
 from vision.render.world import random_world
@@ -190,13 +191,14 @@ def test_a_top_washed_out_by_glare_is_read_as_a_doubtful_guess(detector: Detecto
     frame, _ = render_position(POSITION, Conditions(seed=3))
     located = locate_tiles(frame, detector.mapper)
     detector.forget()
-    before, guessed_before = detector._class_weights(frame, located)
+    before, guessed_before, _ = detector._class_weights(frame, located)
     washed = _washed(frame, located.tiles[0])
     detector.forget()
-    after, guessed = detector._class_weights(washed, located)
+    after, guessed, tiles = detector._class_weights(washed, located)
     assert before[0].max() > 0.9 and after[0].max() <= 0.5 + 1e-6  # the referee will ask, not record
     assert np.array_equal(before[1:].argmax(axis=1), after[1:].argmax(axis=1))
     assert guessed.tolist() == [True] + [False] * (len(located.tiles) - 1) and not guessed_before.any()
+    assert tiles == list(range(len(located.tiles)))  # a washed-out top is no less a tile
 
 
 def _washed(frame: np.ndarray, tile: LocatedTile) -> np.ndarray:
@@ -205,6 +207,36 @@ def _washed(frame: np.ndarray, tile: LocatedTile) -> np.ndarray:
     radius = int(0.45 * np.linalg.norm(tile.basis[0]))  # the whole face, all but its rim
     cv2.circle(washed, (int(tile.centre[0]), int(tile.centre[1])), radius, (252, 252, 252), -1)
     return washed
+
+
+def test_a_top_whose_print_looks_nothing_like_the_sets_is_no_tile(detector: Detector) -> None:
+    """A mat's printed logo letter taken for a top (the tile map found one hot beside a hive in a
+    filmed game) is dropped, unless part of it lies beyond the frame's edge or the tiles look
+    small (a top cut by the edge, or a blur, looks like nothing either); the real tops stay."""
+    frame, _ = render_position(POSITION, Conditions(seed=3))
+    located = locate_tiles(frame, detector.mapper)
+    pitch = float(np.linalg.norm(located.tiles[0].basis[0]))
+    inside, at_edge = np.array([frame.shape[1] - 70.0, frame.shape[0] - 70.0]), np.array([frame.shape[1] - 70.0, 8.0])
+    centres = np.array([t.centre for t in located.tiles])
+    for centre in (inside, at_edge):
+        assert np.linalg.norm(centres - centre, axis=1).min() > 3 * pitch
+        _print_logo(frame, centre, pitch)
+    tile = located.tiles[0]
+    small = replace(tile, centre=inside, basis=tile.basis * (SHARP_PITCH - 1) / pitch)
+    logos = [replace(tile, centre=inside), replace(tile, centre=at_edge), small]
+    detector.forget()
+    weights, _, tiles = detector._class_weights(frame, replace(located, tiles=[*located.tiles, *logos]))
+    count = len(located.tiles)
+    assert tiles == [*range(count), count + 1, count + 2] and len(weights) == len(tiles)
+
+
+def _print_logo(frame: np.ndarray, centre: np.ndarray, pitch: float) -> None:
+    """A green letter O on a square of green rubber mat two pitches wide, round ``centre``."""
+    corner = np.round(centre - pitch).astype(int)
+    cv2.rectangle(frame, tuple(corner), tuple(corner + int(2 * pitch)), (30, 60, 30), -1)
+    (width, height), _ = cv2.getTextSize("O", cv2.FONT_HERSHEY_DUPLEX, pitch / 40, 2)
+    cv2.putText(frame, "O", (int(centre[0] - width / 2), int(centre[1] + height / 2)), cv2.FONT_HERSHEY_DUPLEX,
+                pitch / 40, (60, 200, 120), 2, cv2.LINE_AA)
 
 
 def test_doubtful_reads_stay_doubtful_whatever_the_colour_says() -> None:

@@ -112,6 +112,9 @@ def test_a_still_top_with_all_its_views_keeps_its_read_and_is_looked_at_again_no
     assert np.array_equal(spots.kept_read(A)[0], read) and spots.kept_read(A)[1] is False
     spots.keep_read(A, read, guessed=True)
     assert spots.kept_read(A)[1] is True
+    spots.keep_read(A, None)  # seen afresh as no tile at all (``vision.doubts.unlike``): read afresh
+    assert spots.kept_read(A) is None
+    spots.keep_read(A, read)
     spots.settle([_peak(A)], _moved_at(A))
     assert spots.kept_read(A) is None  # a hand came by: the read starts again
 
