@@ -33,12 +33,13 @@ last traced in a filmed game):
   referee, seed 4: a cloth's flower 0.66 steps from a black Ant, as hot as it, read as a
   Grasshopper). No frame of the styles benchmark (seed 1, 1,980 frames) has such a pair.
 - ``unlike``: a top whose print shows (no glare) yet looks nothing like your set's tops, however
-  hot on the map, is the table's print (a mat's logo letter O found at heat 0.82-0.85 beside a
-  resumed hive looked 0.49 like the set, its real tops 0.96-1.00). Styles benchmark, seed 3, six
-  training styles enrolled from two photos (5,981 tops reported): under UNLIKE were 8 of the 28
-  phantoms and no real top (the least alike, 0.63); the other five styles, enrolled or built-in
-  (4,373 tops, 17 phantoms): 1 phantom, and no real top under 0.65. A top cut by the frame's edge
-  is not judged (seed 1: one looked 0.59 like its set).
+  hot on the map, is the table's print (a mat's logo letter O found at heat 0.76-0.85 beside a
+  resumed hive looked 0.48-0.50 like the set, its real tops 0.96-1.00). Styles benchmark, seed 3,
+  six training styles enrolled from two photos (5,981 tops reported): under UNLIKE were 8 of the
+  28 phantoms and no real top (the least alike, 0.63); the other five styles, enrolled or built-in
+  (4,373 tops, 17 phantoms): 1 phantom, and no real top under 0.65. Not judged, from seed 1's
+  frames: a top cut by the frame's edge (one looked 0.59 like its set), and tops under
+  SHARP_PITCH apart (a blur: whole hives of real tops 20 pixels apart looked 0.43-0.60).
 
 Together they raised whole-position accuracy by 2.5 to 8.6 points per style (200 frames each).
 The likeness bars follow the creature network: the one fine-tuned on one-photo episodes scores
