@@ -3,7 +3,7 @@
     hivecam calibrate board --out board.pdf            # print at 100 %, a square is 36 mm
     hivecam calibrate camera PHOTO... --out camera.json
     hivecam calibrate layout [--out layout.png]         # how to lay out your set for enroll
-    hivecam calibrate enroll PHOTO... [--layout FILE] --out PROFILE
+    hivecam calibrate enroll PHOTO... [--darker PHOTO...] [--layout FILE] --out PROFILE
 
 Every failure prints one line to stderr and exits with status 2.
 """
@@ -38,6 +38,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     layout.add_argument("--layout", help="a layout file to draw instead of the default")
     enroll = actions.add_parser("enroll", help="learn the look of your pieces from photos")
     enroll.add_argument("images", nargs="+", metavar="IMAGE")
+    enroll.add_argument("--darker", nargs="+", metavar="IMAGE", default=[],
+                        help="the same views taken darker (about 1.3 stops under), one per photo in order: tops a "
+                             "lamp's glare washes out in a photo are learnt from its darker view")
     enroll.add_argument("--layout", help="text file describing where each piece lies")
     enroll.add_argument("--out", required=True, help="creature profile to write")
 
@@ -72,10 +75,14 @@ def _layout(args: argparse.Namespace) -> None:
 
 def _enroll(args: argparse.Namespace) -> None:
     from calibration.layout import SECOND_PHOTO
-    from vision.enroll import enroll
+    from vision.enroll import Photo, enroll
 
+    if args.darker and len(args.darker) != len(args.images):
+        raise CalibrationError(f"--darker gives {len(args.darker)} photos for {len(args.images)}: give one per photo, "
+                               "in the same order")
     layout = Path(args.layout).read_text(encoding="utf-8") if args.layout else None
-    profile = enroll([read_image(p) for p in args.images], layout)
+    darker = [read_image(p) for p in args.darker] or [None] * len(args.images)
+    profile = enroll([Photo(read_image(p), dark) for p, dark in zip(args.images, darker)], layout)
     profile.save(args.out)
     print(f"{args.out}: creature profile written{f' ({profile.note})' if profile.note else ''}")
     if len(args.images) == 1:

@@ -10,8 +10,9 @@ matched top's crop, turned through all six sixths and slightly jittered, gives t
 embeddings that become the profile's examples, and its plain crop the set's art
 (``vision.set_art``). A piece the photo does not show (hidden by glare,
 say) is left out, named in the profile's note, as long as most of the layout was found and every
-creature of each colour has an example; so is a top whose print glare washes out
-(``vision.glare``) where the photos show another of its creature.
+creature of each colour has an example. A top whose print a lamp's glare washes out
+(``vision.glare``) is learnt from the same view taken darker where the camera gave one
+(``Photo.darker``), else left out where the photos show another of its creature.
 """
 
 from __future__ import annotations
@@ -61,6 +62,15 @@ class TooFar(CalibrationError):
         self.nearer = nearer(pitch, wanted)
         super().__init__(f"{message}: the tiles are only {int(pitch)} pixels apart, and tiles {wanted:.0f} or more "
                          f"pixels apart {need}: {closer_advice(pitch, wanted)}")
+
+
+@dataclass(frozen=True)
+class Photo:
+    """One enrollment photo (an image or its file) and, from a camera whose exposure can be set,
+    the same view taken darker (``vision.glare.DARKER``), where glare stays under the sensor's white."""
+
+    image: np.ndarray | str | os.PathLike[str]
+    darker: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -296,7 +306,7 @@ def _crops(frame: np.ndarray, centre: np.ndarray, basis: np.ndarray, rng: np.ran
     return [turned(crop, sixths) for crop in crops for sixths in range(6)]
 
 
-def enroll(images: Iterable[np.ndarray | str | os.PathLike[str]], layout: str | None = None,
+def enroll(images: Iterable[Photo | np.ndarray | str | os.PathLike[str]], layout: str | None = None,
            note: str = "") -> CreatureProfile:
     """Learn a profile from photos of a set laid out as ``layout`` (text; default ``DEFAULT_LAYOUT``)."""
     cells = parse_layout(DEFAULT_LAYOUT if layout is None else layout)
@@ -307,12 +317,15 @@ def enroll(images: Iterable[np.ndarray | str | os.PathLike[str]], layout: str | 
     seen: list[_Top] = []
     left_out = []
     for index, item in enumerate(photos):
-        frame = _image(item, index)
-        label = str(item) if isinstance(item, (str, os.PathLike)) else f"photo {index + 1}"
+        photo = item if isinstance(item, Photo) else Photo(item)
+        frame = _image(photo.image, index)
+        label = str(photo.image) if isinstance(photo.image, (str, os.PathLike)) else f"photo {index + 1}"
         look, placement, centres, absent = _placed_closer(frame, cells, label, mapper)
+        darker = _darker_look(photo.darker, frame, look, label)
         left_out += [f"{label}: {_listed(absent)}"] if absent else []
         for cell, centre in centres.items():
-            crops = _crops(look, centre, placement.lattice.basis(cell), rng)
+            basis = placement.lattice.basis(cell)
+            crops = _crops(_clearer(look, darker, centre, basis), centre, basis, rng)
             seen.append(_Top(cells[cell], crops[0], embedder.embed(crops), f"{cells[cell].name} in {label}"))
     unseen = [f"{c.title} {b.title}" for c in Colour for b in Bug if all(t.kind != (c, b) for t in seen)]
     if unseen:
@@ -344,15 +357,38 @@ class _Top:
         return self.piece.colour, self.piece.bug
 
 
+def _darker_look(darker: np.ndarray | None, frame: np.ndarray, look: np.ndarray, label: str) -> np.ndarray | None:
+    """A photo's darker view (of the photo ``frame``) at the size of the ``look`` the layout was placed in."""
+    if darker is None:
+        return None
+    if not isinstance(darker, np.ndarray) or darker.shape != frame.shape:
+        raise CalibrationError(f"{label}: its darker view is not a colour image of the photo's size")
+    if frame is look:
+        return darker
+    return cv2.resize(darker, (look.shape[1], look.shape[0]), interpolation=cv2.INTER_LINEAR)
+
+
+def _clearer(look: np.ndarray, darker: np.ndarray | None, centre: np.ndarray, basis: np.ndarray) -> np.ndarray:
+    """The view to learn the top at ``centre`` from: the ``darker`` one where glare washes it out
+    in ``look`` and not there."""
+    if darker is None or not washed_crop(rectified_crop(look, centre, basis)):
+        return look
+    return look if washed_crop(rectified_crop(darker, centre, basis)) else darker
+
+
 def _clear_of_glare(seen: list[_Top]) -> tuple[list[_Top], list[str]]:
-    """The tops to learn from: those a lamp's glare washes out (``vision.glare``) left out where the
-    photos show another top of the same creature (a washed-out face learnt as an Ant's look reads
-    other washed-out tops as Ants); and where each left-out top was."""
+    """The tops to learn from: those a lamp's glare washes out (``vision.glare``) left out (a
+    washed-out face learnt as an Ant's look reads other washed-out tops as Ants, and real Ants as
+    something else); and where each left-out top was. ``CalibrationError`` naming them if that
+    leaves a creature (of those ``seen``) with no top to learn from."""
     washed = [washed_crop(top.crop) for top in seen]
     clear = {top.kind for top, out in zip(seen, washed) if not out}
-    dropped = [out and top.kind in clear for top, out in zip(seen, washed)]
-    return ([top for top, drop in zip(seen, dropped) if not drop],
-            [top.where for top, drop in zip(seen, dropped) if drop])
+    hidden = [kind for kind in CLASSES if kind not in clear and any(top.kind == kind for top in seen)]
+    if hidden:
+        where = [top.where for top in seen if top.kind in hidden]
+        raise CalibrationError(f"a lamp's glare washes out every {', '.join(f'{c.title} {b.title}' for c, b in hidden)} "
+                               f"({_listed(where)}): move the lamp, or turn the block, and take another photo")
+    return ([top for top, out in zip(seen, washed) if not out], [top.where for top, out in zip(seen, washed) if out])
 
 
 def layout_picture(layout: str = DEFAULT_LAYOUT, style: str = "a") -> np.ndarray:

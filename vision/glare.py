@@ -11,8 +11,8 @@ at the sensor's white (``clipped``: glare that dims the print but clips some of 
 exposed to white; ``Detector.wants_darker``), where the reflection stays under white and the print
 shows through it, and the detector reads those tops from it (``Detector.read_darker``); a lamp
 so bright that even that frame clips is for the person at the table to move, and the live page
-says so while it lasts. Enrollment learns no creature from a washed-out top where the photos show
-another of it.
+says so while it lasts. Enrollment learns washed-out tops from a darker view of the same photo
+where it has one, and no creature from a washed-out top alone (``vision.enroll``).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ camera that can crop its sensor is turned to a larger view of a hive that looks 
 (``vision.zoom``); the recogniser is told of each new view and starts afresh on it. A camera
 whose exposure can be set takes one darker frame where tops show no print or show it clipped
 at the sensor's white (``vision.glare``): the recogniser reads them from it, and darker frames are
-never read as the board.
+never read as the board. Enrollment takes one along with each photo (``darker_frame``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import statistics
 import threading
+import time
 from collections import deque
 from typing import Any, Callable, Collection, Protocol
 
@@ -43,6 +44,7 @@ PREVIEW_WIDTH = 640
 SIZE_FRAMES = 15  # recent frames whose tiles' size (and glare) decide the warnings about them
 STALE_FRAMES = 30  # frames of another view to pass over after asking for a view, before going on with theirs
 DARK_FRAME = (1 + DARKER) / 2  # a frame exposed for less than this share of the settled exposure is a darker one
+DARKER_WAIT = 2.0  # seconds that enrollment waits for a darker frame (a camera delivers one within a few frames)
 
 
 class DarkerReader(Protocol):
@@ -114,6 +116,7 @@ class LiveLoop:
         self._ready = threading.Condition()
         self._latest: tuple[int, np.ndarray, int, float, View, float] | None = None  # (number, frame, game,
         # timestamp, view, exposure)
+        self._exposed: np.ndarray | None = None  # the newest frame at the settled exposure
         self._shown: tuple[int, np.ndarray, Observation] | None = None
         self._jpeg: tuple[int, bytes] | None = None
         self.frames_read = 0
@@ -163,7 +166,9 @@ class LiveLoop:
                 self.frames_read += 1
                 self._latest = (self.frames_read, frame, game_id, timestamp, self.source.view,
                                 self.source.exposure)
-                self._ready.notify()
+                if self.source.exposure >= DARK_FRAME:
+                    self._exposed = frame
+                self._ready.notify_all()
 
     def _reconnect(self, reason: str) -> bool:
         """(Re)open the source, with growing pauses between tries, until it works or the loop stops."""
@@ -334,9 +339,27 @@ class LiveLoop:
             self.service.set_camera("error", message)
 
     def latest_frame(self) -> np.ndarray | None:
-        """The newest frame the camera delivered (unprocessed), if any."""
-        latest = self._latest
-        return None if latest is None else latest[1]
+        """The newest frame the camera delivered (unprocessed) at its settled exposure, if any."""
+        return self._exposed
+
+    def darker_frame(self, timeout: float = DARKER_WAIT) -> np.ndarray | None:
+        """A frame of the camera's present view taken darker (``vision.glare.DARKER``), where a lamp's
+        glare in the tops stays under the sensor's white; None where the source cannot set its
+        exposure or none came within ``timeout`` seconds. The exposure is set back after."""
+        asked = self.frames_read
+        if not self.source.set_exposure(DARKER):
+            return None
+        deadline = time.monotonic() + timeout
+        try:
+            with self._ready:
+                while (latest := self._latest) is None or latest[0] <= asked or latest[5] >= DARK_FRAME:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or self._stop.is_set():
+                        return None
+                    self._ready.wait(left)
+                return latest[1]
+        finally:
+            self.source.set_exposure(1.0)
 
     # --------------------------------------------------------------- preview
     def preview_jpeg(self) -> bytes | None:

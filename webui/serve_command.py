@@ -116,7 +116,7 @@ def build(args: argparse.Namespace):
         source = open_source(spec, loop=args.loop)
     live = LiveLoop(source, detector.detect, service, detector.learn, detector.glare, detector.look_through,
                     detector, detector.expect)
-    enrollment = Enrollment(args.data, live.latest_frame, detector.use_profile)
+    enrollment = Enrollment(args.data, live.latest_frame, detector.use_profile, live.darker_frame)
     app = create_app(service, control, live, enrollment, secure_cookies=bool(args.cert or args.behind_proxy))
     if args.behind_proxy:
         from werkzeug.middleware.proxy_fix import ProxyFix

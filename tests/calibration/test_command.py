@@ -6,9 +6,11 @@ import sys
 import types
 
 import cv2
+import numpy as np
 import pytest
 
 from calibration.camera import CameraModel
+from vision.enroll import Photo
 from webui.cli import main
 
 
@@ -80,14 +82,35 @@ def test_enroll_hands_images_and_layout_to_the_appearance_module(tmp_path, photo
             calls.append(("save", str(path)))
 
     def enroll(images, layout_text):
-        calls.append(("enroll", [image.shape for image in images], layout_text))
+        calls.append(("enroll", [(p.image.shape, p.darker) for p in images], layout_text))
         return Profile()
 
-    monkeypatch.setitem(sys.modules, "vision.enroll", types.SimpleNamespace(enroll=enroll))
+    monkeypatch.setitem(sys.modules, "vision.enroll", types.SimpleNamespace(enroll=enroll, Photo=Photo))
     layout = tmp_path / "layout.txt"
     layout.write_text("wQ wA1\n")
     assert calibrate("enroll", *photos["overhead"], "--layout", layout, "--out", tmp_path / "set.json") == 0
-    assert calls == [("enroll", [(480, 640, 3)], "wQ wA1\n"), ("save", str(tmp_path / "set.json"))]
+    assert calls == [("enroll", [((480, 640, 3), None)], "wQ wA1\n"), ("save", str(tmp_path / "set.json"))]
+
+
+def test_enroll_hands_each_photo_its_darker_view(tmp_path, photos, monkeypatch, capsys):
+    given = []
+
+    class Profile:
+        note = ""
+
+        def save(self, path) -> None:
+            pass
+
+    monkeypatch.setitem(sys.modules, "vision.enroll",
+                        types.SimpleNamespace(enroll=lambda images, layout: given.extend(images) or Profile(), Photo=Photo))
+    two = [*photos["overhead"], *photos["survey"][:1]]
+    dark = cv2.imread(str(photos["overhead"][0])) // 2
+    cv2.imwrite(str(tmp_path / "dark.png"), dark)
+    assert calibrate("enroll", *two, "--darker", tmp_path / "dark.png", *photos["survey"][:1], "--out", tmp_path / "s.json") == 0
+    assert np.array_equal(given[0].darker, dark) and given[1].darker.shape == given[1].image.shape
+    assert calibrate("enroll", *two, "--darker", tmp_path / "dark.png", "--out", tmp_path / "t.json") == 2
+    assert "--darker gives 1 photos for 2: give one per photo" in one_line_error(capsys)
+    assert not (tmp_path / "t.json").exists()
 
 
 @pytest.mark.parametrize("count", [1, 2])
@@ -98,7 +121,7 @@ def test_enroll_from_one_photo_asks_for_a_second_of_the_block_turned(tmp_path, p
         def save(self, path):
             pass
 
-    monkeypatch.setitem(sys.modules, "vision.enroll", types.SimpleNamespace(enroll=lambda images, layout: Profile()))
+    monkeypatch.setitem(sys.modules, "vision.enroll", types.SimpleNamespace(enroll=lambda images, layout: Profile(), Photo=Photo))
     assert calibrate("enroll", *photos["overhead"] * count, "--out", tmp_path / "set.json") == 0
     asked = "turn the block half round and add a second photo" in capsys.readouterr().err
     assert asked == (count == 1)
@@ -106,7 +129,7 @@ def test_enroll_from_one_photo_asks_for_a_second_of_the_block_turned(tmp_path, p
 
 def test_enroll_reports_a_bad_image_before_enrolling(tmp_path, photos, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "vision.enroll",
-                        types.SimpleNamespace(enroll=lambda images, layout: pytest.fail("enroll called")))
+                        types.SimpleNamespace(enroll=lambda images, layout: pytest.fail("enroll called"), Photo=Photo))
     assert calibrate("enroll", *photos["broken"], "--out", tmp_path / "set.json") == 2
     assert "broken.jpg" in one_line_error(capsys)
 

@@ -12,7 +12,7 @@ from calibration.errors import CalibrationError
 from calibration.layout import DEFAULT_LAYOUT, parse_layout
 from rules.pieces import Bug, Colour
 from vision import enroll as enrollment
-from vision.enroll import enroll, place_layout
+from vision.enroll import Photo, enroll, place_layout
 from vision.lattice import plane_points
 from vision.profile import CLASSES as CLASSES_OF_SET
 from vision.render import photos as render_photos
@@ -110,20 +110,27 @@ def _maps(faces: dict[tuple[float, float], int]) -> TileMaps:
     return TileMaps(np.zeros((rows, cols)), np.zeros((2, rows, cols)), np.zeros((rows, cols)), classes)
 
 
-def _enroll_seeing(monkeypatch, missing: set[str], faces: dict[str, int] | None = None, glared: set[str] = set()):
+def _enroll_seeing(monkeypatch, missing: set[str], faces: dict[str, int] | None = None, glared: set[str] = set(),
+                   darker: bool = False):
     """Enroll from a blank photo whose tile map finds the default layout's tops except the
     ``missing`` pieces', and shows a face of class ``faces[name]`` where those pieces lie; the
-    ``glared`` pieces' tops are white in the photo, as under a lamp's glare."""
+    ``glared`` pieces' tops are white in the photo, as under a lamp's glare, and, with ``darker``,
+    show a print in the same view taken darker."""
     pieces = parse_layout(DEFAULT_LAYOUT).values()
     every = list(zip(seen(DEFAULT_LAYOUT, camera(0.0, 50.0, 0.0)), pieces))
     tops = [top for top, piece in every if piece.name not in missing]
     maps = _maps({tuple(top.centre): (faces or {})[piece.name] for top, piece in every if piece.name in (faces or {})})
     monkeypatch.setattr(enrollment, "tile_tops", lambda mapper, frame, threshold: (maps, tops))
     photo = np.full((720, 1280, 3), 128, np.uint8)
+    dark = np.full((720, 1280, 3), 51, np.uint8)
     for top, piece in every:
         if piece.name in glared:
-            cv2.circle(photo, tuple(int(v) for v in top.centre), 18, (255, 255, 255), -1)
-    return enrollment.enroll([photo])
+            x, y = (int(v) for v in top.centre)
+            cv2.circle(photo, (x, y), 18, (255, 255, 255), -1)
+            cv2.circle(dark, (x, y), 18, (200, 200, 200), -1)
+            cv2.line(dark, (x - 12, y - 12), (x + 12, y + 12), (20, 20, 20), 3)
+            cv2.line(dark, (x - 12, y + 12), (x + 12, y - 12), (20, 20, 20), 3)
+    return enrollment.enroll([Photo(photo, dark) if darker else photo])
 
 
 def test_a_piece_not_found_is_left_out_and_named(monkeypatch) -> None:
@@ -132,14 +139,39 @@ def test_a_piece_not_found_is_left_out_and_named(monkeypatch) -> None:
     assert len(profile.vectors) > 0
 
 
+WHITE_ANT, WHITE_QUEEN = CLASSES_OF_SET.index((Colour.WHITE, Bug.ANT)), CLASSES_OF_SET.index((Colour.WHITE, Bug.QUEEN))
+
+
 def test_a_top_under_glare_is_not_learnt_where_another_of_its_creature_shows(monkeypatch) -> None:
-    white_ant, white_queen = CLASSES_OF_SET.index((Colour.WHITE, Bug.ANT)), CLASSES_OF_SET.index((Colour.WHITE, Bug.QUEEN))
     plain = _enroll_seeing(monkeypatch, set())
-    profile = _enroll_seeing(monkeypatch, set(), glared={"wA2", "wQ"})
-    assert "glare, left out: wA2 in photo 1 - move the lamp" in profile.note and "wQ" not in profile.note
-    ants = lambda p: int((p.labels == white_ant).sum())  # noqa: E731
+    profile = _enroll_seeing(monkeypatch, set(), glared={"wA2"})
+    assert "glare, left out: wA2 in photo 1 - move the lamp" in profile.note
+    ants = lambda p: int((p.labels == WHITE_ANT).sum())  # noqa: E731
     assert ants(profile) == ants(plain) * 2 // 3  # two Ants of three learnt
-    assert (profile.labels == white_queen).sum() == (plain.labels == white_queen).sum()  # the only Queen: kept
+
+
+def test_a_creature_whose_every_top_is_under_glare_is_an_error_naming_it(monkeypatch) -> None:
+    """The set's only White Queen, washed out: learnt as a blank face, it would read the washed-out
+    tops of a game as Queens, and the real Queen as something else."""
+    with pytest.raises(CalibrationError, match=r"glare washes out every White Queen Bee \(wQ in photo 1\): move the lamp"):
+        _enroll_seeing(monkeypatch, set(), glared={"wQ", "wA2"})
+
+
+def test_tops_under_glare_are_learnt_from_the_same_view_taken_darker(monkeypatch) -> None:
+    plain = _enroll_seeing(monkeypatch, set())
+    profile = _enroll_seeing(monkeypatch, set(), glared={"wQ", "wA2"}, darker=True)
+    assert "glare" not in profile.note
+    assert (profile.labels == WHITE_ANT).sum() == (plain.labels == WHITE_ANT).sum()
+    queen = profile.art.crops[profile.art.labels == WHITE_QUEEN][0]
+    assert queen.min() < 60 < 150 < queen.max()  # the darker view's print, not the photo's white or grey
+    assert not np.allclose(profile.vectors[profile.labels == WHITE_QUEEN], plain.vectors[plain.labels == WHITE_QUEEN])
+
+
+def test_a_darker_view_of_another_size_than_its_photo_is_an_error(monkeypatch) -> None:
+    monkeypatch.setattr(enrollment, "tile_tops", lambda mapper, frame, threshold: (_maps({}), seen(DEFAULT_LAYOUT, camera(0.0, 50.0, 0.0))))
+    photo = np.full((720, 1280, 3), 128, np.uint8)
+    with pytest.raises(CalibrationError, match="photo 1: its darker view is not a colour image of the photo's size"):
+        enroll([Photo(photo, photo[:360])])
 
 
 def test_a_creature_no_photo_shows_is_an_error_naming_it(monkeypatch) -> None:
@@ -249,8 +281,8 @@ def test_a_user_told_to_add_a_photo_of_the_block_turned_half_round_enrolls_both(
     one, two = (enrolled_as_told(DEFAULT_LAYOUT, conditions, photos)[0] for photos in (1, 2))
     assert "not found" not in two.note
     assert len(two.vectors) == 2 * len(one.vectors)
-    photos: list[np.ndarray] = []
+    photos: list[Photo] = []
     monkeypatch.setattr(render_photos, "enroll", lambda images, layout: photos.extend(images) or one)
     enrolled_as_told(DEFAULT_LAYOUT, conditions, 2)
-    assert np.array_equal(photos[1], framed_photo(half_turned(DEFAULT_LAYOUT), conditions))
-    assert not np.array_equal(photos[0], photos[1])
+    assert np.array_equal(photos[1].image, framed_photo(half_turned(DEFAULT_LAYOUT), conditions).image)
+    assert not np.array_equal(photos[0].image, photos[1].image)

@@ -7,10 +7,11 @@ import pytest
 from webhelpers import PIN, csrf
 
 from calibration.layout import DEFAULT_LAYOUT
-from vision.profile import CreatureProfile
+from vision.profile import CreatureProfile, demo_profile
 from vision.render.photos import enrollment_photos
 from webui.app import create_app
 from webui.auth import Control
+from webui import enrollment as enrollment_module
 from webui.enrollment import Enrollment
 
 URL = "/api/calibrate/enroll"
@@ -21,6 +22,7 @@ class Camera:
 
     def __init__(self) -> None:
         self.frame: np.ndarray | None = None
+        self.darker: np.ndarray | None = None  # the view taken darker, where the camera gives one
         self.used: list[CreatureProfile] = []
 
 
@@ -31,7 +33,7 @@ def camera() -> Camera:
 
 @pytest.fixture
 def enrolling(service, data_dir, camera):
-    enrollment = Enrollment(data_dir, lambda: camera.frame, camera.used.append)
+    enrollment = Enrollment(data_dir, lambda: camera.frame, camera.used.append, lambda: camera.darker)
     client = create_app(service, Control(data_dir), None, enrollment).test_client()
     token = csrf(client)
     token = client.post("/api/login", json={"pin": PIN}, headers={"X-CSRF-Token": token}).get_json()["csrf"]
@@ -72,6 +74,22 @@ def test_each_photo_is_added_and_the_profile_saved_and_used(enrolling, camera, d
     assert len(camera.used) == 2 and np.allclose(saved.vectors, camera.used[-1].vectors, atol=1e-4)
     camera.frame = layout_photos[0]
     assert enrolling.enroll({"reset": True}).get_json()["photos"] == 1
+
+
+def test_each_photo_is_learnt_with_the_view_taken_darker_where_the_camera_gives_one(enrolling, camera, monkeypatch,
+                                                                                   layout_photos):
+    """Tops a lamp's glare washes out in the photo are learnt from the darker view (``vision.enroll``)."""
+    given: list = []
+    monkeypatch.setattr(enrollment_module, "enroll", lambda photos: given.append(photos) or demo_profile())
+    camera.frame, camera.darker = layout_photos[0], layout_photos[0] // 2
+    assert enrolling.enroll().status_code == 200
+    camera.frame, camera.darker = layout_photos[1], None  # a camera whose exposure cannot be set
+    assert enrolling.enroll().status_code == 200
+    first, second = given[-1]
+    assert np.array_equal(first.image, layout_photos[0]) and np.array_equal(first.darker, layout_photos[0] // 2)
+    assert np.array_equal(second.image, layout_photos[1]) and second.darker is None
+    camera.darker = layout_photos[1][:100]  # not the photo's view: not used
+    assert enrolling.enroll().status_code == 200 and given[-1][-1].darker is None
 
 
 def test_a_view_without_the_layout_is_refused_and_changes_nothing(enrolling, camera, data_dir, layout_photos):

@@ -455,3 +455,35 @@ def test_a_darker_frame_that_never_comes_is_asked_for_again():
     loop.stop()
     assert camera.asked[:2] == [live_module.DARKER] * 2 and darker.read == []
     assert camera.at[1] - camera.at[0] > live_module.STALE_FRAMES  # not before the first had time to come
+
+
+def test_enrollment_gets_a_darker_frame_of_the_view_and_the_camera_is_exposed_as_before():
+    service, camera, recognised = Service(), ExposingCamera().open(), []
+
+    def recognise(frame: np.ndarray, timestamp: float) -> Observation:
+        recognised.append(int(frame[0, 0, 0]))
+        return Observation((), False, timestamp)
+
+    loop = LiveLoop(camera, recognise, service).start()
+    wait_for(lambda: loop.latest_frame() is not None, 5, "a first frame")
+    darker = loop.darker_frame()
+    wait_for(lambda: recognised.count(100) >= 10, 5, "frames exposed as settled again")
+    assert int(loop.latest_frame()[0, 0, 0]) == 100  # the frame a photo takes is never a darker one
+    loop.stop()
+    assert darker is not None and int(darker[0, 0, 0]) == round(100 * live_module.DARKER)
+    assert camera.asked == [live_module.DARKER, 1.0]
+    assert set(recognised) == {100}  # a darker frame taken for enrollment is not read as the board
+
+
+def test_no_darker_frame_for_enrollment_from_a_camera_whose_exposure_cannot_be_set_or_that_ignores_it():
+    service = Service()
+    plain = LiveLoop(Camera().open(), slow_recognise, service).start()
+    deaf_camera = DeafToExposure().open()
+    deaf = LiveLoop(deaf_camera, slow_recognise, service).start()
+    try:
+        assert plain.darker_frame() is None
+        assert deaf.darker_frame(timeout=0.3) is None
+        assert deaf_camera.asked == [live_module.DARKER, 1.0]  # set back even so
+    finally:
+        plain.stop()
+        deaf.stop()

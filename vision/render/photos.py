@@ -7,7 +7,8 @@ from dataclasses import replace
 import numpy as np
 
 from calibration.layout import DEFAULT_LAYOUT, layout_position, parse_layout
-from vision.enroll import TooFar, enroll
+from vision.enroll import Photo, TooFar, enroll
+from vision.glare import DARKER
 from vision.profile import CreatureProfile
 from vision.render.scene import Conditions, random_conditions, render_position
 
@@ -22,16 +23,17 @@ def enrollment_photos(count: int, seed: int, layout: str = DEFAULT_LAYOUT, **con
     return [render_position(position, random_conditions(rng, **conditions))[0] for _ in range(count)]
 
 
-def framed_photo(layout: str, conditions: Conditions, tries: int = 8) -> np.ndarray:
+def framed_photo(layout: str, conditions: Conditions, tries: int = 8) -> Photo:
     """A photo of ``layout`` with the whole layout in view, as a user frames it: the camera raised
-    from its drawn height (RAISE each try) until no tile is cut off or out of the frame."""
+    from its drawn height (RAISE each try) until no tile is cut off or out of the frame; with the
+    same view taken darker, as a camera whose exposure can be set gives it (``vision.glare``)."""
     position = layout_position(layout)
     for _ in range(tries):
         photo, truth = render_position(position, conditions)
         if not truth.outside and not any(t.cut for t in truth.tiles):
             break
         conditions = replace(conditions, height_mm=conditions.height_mm * RAISE)
-    return photo
+    return Photo(photo, render_position(position, replace(conditions, exposure=DARKER))[0])
 
 
 def enrolled_as_told(layout: str, conditions: Conditions, photos: int = 1) -> tuple[CreatureProfile, Conditions]:
