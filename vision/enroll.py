@@ -10,8 +10,8 @@ matched top's crop, turned through all six sixths and slightly jittered, gives t
 embeddings that become the profile's examples, and its plain crop the set's art
 (``vision.set_art``). A piece the photo does not show (hidden by glare,
 say) is left out, named in the profile's note, as long as most of the layout was found and every
-creature of each colour has an example. A top whose print a lamp's glare washes out
-(``vision.glare``) is learnt from the same view taken darker where the camera gave one
+creature of each colour has an example. A top whose print does not show (``vision.set_art.printless``:
+a lamp's glare washes it out) is learnt from the same view taken darker where the camera gave one
 (``Photo.darker``), else left out where the photos show another of its creature.
 """
 
@@ -29,11 +29,10 @@ from calibration.layout import DEFAULT_LAYOUT, Layout, layout_position, parse_la
 from rules.pieces import Bug, Colour, Piece
 from vision.creatures import CreatureEmbedder, turned
 from vision.features import jittered_crop, rectified_crop
-from vision.glare import washed_crop
 from vision.images import ImageReadError, read_image
 from vision.lattice import Lattice, plane_points
 from vision.profile import CLASSES, CreatureProfile
-from vision.set_art import SetArt
+from vision.set_art import MIDDLE, SetArt, printless
 from vision.tile_size import SHARP_PITCH, closer_advice, nearer
 from vision.tilemaps import (BLACK_TOP, SMALL_PITCH, WHITE_TOP, Peak, TileMapper, TileMaps, cell_of, disc_window,
                              median_pitch, tile_tops)
@@ -52,6 +51,8 @@ SURE_TABLE = 0.9  # map cells this surely table give the table's colour
 TOP_THRESHOLD = 0.15  # centre heat of a top here: lower than in play, as the layout's shape vets every top
 CLOSER = 2  # a photo whose tiles are too small to find is looked at again this many times as large
 MAX_CLOSER_SIDE = 4096  # pixels: ... unless that makes it larger than this
+PALE = 200  # a top's flat middle this light (mean of its darkest channel) is a face washed out (glare, light);
+# a flat middle of a deeper colour is a large print (twemoji's pink Ladybug: 149)
 
 
 class TooFar(CalibrationError):
@@ -330,11 +331,11 @@ def enroll(images: Iterable[Photo | np.ndarray | str | os.PathLike[str]], layout
     unseen = [f"{c.title} {b.title}" for c in Colour for b in Bug if all(t.kind != (c, b) for t in seen)]
     if unseen:
         raise CalibrationError(f"no photo shows a {', '.join(unseen)}; pieces not found: {' | '.join(left_out)}")
-    learnt, glared = _clear_of_glare(seen)
+    learnt, blank = _showing_print(seen)
     notes = [note] if note else []
     notes += [f"pieces not found, left out: {' | '.join(left_out)}"] if left_out else []
-    notes += [f"under a lamp's glare, left out: {_listed(glared)} - move the lamp, or turn the block, "
-              "for the next photo"] if glared else []
+    notes += [f"no print showing (glare?), left out: {_listed(blank)} - move the lamp, or turn the block, "
+              "for the next photo"] if blank else []
     examples: dict[tuple[Colour, Bug], list[np.ndarray]] = {}
     for top in learnt:
         examples.setdefault(top.kind, []).extend(top.views)
@@ -369,26 +370,33 @@ def _darker_look(darker: np.ndarray | None, frame: np.ndarray, look: np.ndarray,
 
 
 def _clearer(look: np.ndarray, darker: np.ndarray | None, centre: np.ndarray, basis: np.ndarray) -> np.ndarray:
-    """The view to learn the top at ``centre`` from: the ``darker`` one where glare washes it out
-    in ``look`` and not there."""
-    if darker is None or not washed_crop(rectified_crop(look, centre, basis)):
+    """The view to learn the top at ``centre`` from: the ``darker`` one where no print shows in
+    ``look`` (glare) and some does there."""
+    if darker is None or not _blank(rectified_crop(look, centre, basis)):
         return look
-    return look if washed_crop(rectified_crop(darker, centre, basis)) else darker
+    return look if printless([rectified_crop(darker, centre, basis)])[0] else darker
 
 
-def _clear_of_glare(seen: list[_Top]) -> tuple[list[_Top], list[str]]:
-    """The tops to learn from: those a lamp's glare washes out (``vision.glare``) left out (a
-    washed-out face learnt as an Ant's look reads other washed-out tops as Ants, and real Ants as
-    something else); and where each left-out top was. ``CalibrationError`` naming them if that
-    leaves a creature (of those ``seen``) with no top to learn from."""
-    washed = [washed_crop(top.crop) for top in seen]
-    clear = {top.kind for top, out in zip(seen, washed) if not out}
-    hidden = [kind for kind in CLASSES if kind not in clear and any(top.kind == kind for top in seen)]
+def _blank(crop: np.ndarray) -> bool:
+    """Whether a top's crop shows no print: its middle flat (``vision.set_art.printless``) and pale."""
+    return bool(printless([crop])[0]) and float(crop[MIDDLE, MIDDLE].min(axis=2).mean()) >= PALE
+
+
+def _showing_print(seen: list[_Top]) -> tuple[list[_Top], list[str]]:
+    """The tops to learn from: those showing no print (``_blank``: a lamp's glare, a face washed out
+    by light) left out, as the detector reads such tops only as guesses (a blank face learnt as an
+    Ant's look reads other blank tops as Ants, and real Ants as something else);
+    and where each left-out top was. ``CalibrationError`` naming them if that leaves a creature (of
+    those ``seen``) with no top to learn from."""
+    blank = [_blank(top.crop) for top in seen]
+    shown = {top.kind for top, out in zip(seen, blank) if not out}
+    hidden = [kind for kind in CLASSES if kind not in shown and any(top.kind == kind for top in seen)]
     if hidden:
         where = [top.where for top in seen if top.kind in hidden]
-        raise CalibrationError(f"a lamp's glare washes out every {', '.join(f'{c.title} {b.title}' for c, b in hidden)} "
-                               f"({_listed(where)}): move the lamp, or turn the block, and take another photo")
-    return ([top for top, out in zip(seen, washed) if not out], [top.where for top, out in zip(seen, washed) if out])
+        raise CalibrationError(f"no print shows on any {', '.join(f'{c.title} {b.title}' for c, b in hidden)} "
+                               f"({_listed(where)}: a lamp's glare, or light washing the face out): move the lamp, "
+                               "or turn the block, and take another photo")
+    return [top for top, out in zip(seen, blank) if not out], [top.where for top, out in zip(seen, blank) if out]
 
 
 def layout_picture(layout: str = DEFAULT_LAYOUT, style: str = "a") -> np.ndarray:

@@ -11,8 +11,8 @@ at the sensor's white (``clipped``: glare that dims the print but clips some of 
 exposed to white; ``Detector.wants_darker``), where the reflection stays under white and the print
 shows through it, and the detector reads those tops from it (``Detector.read_darker``); a lamp
 so bright that even that frame clips is for the person at the table to move, and the live page
-says so while it lasts. Enrollment learns washed-out tops from a darker view of the same photo
-where it has one, and no creature from a washed-out top alone (``vision.enroll``).
+says so while it lasts. Enrollment learns tops showing no print from a darker view of the same
+photo where it has one, and no creature from such tops alone (``vision.enroll``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from __future__ import annotations
 import numpy as np
 
 from rules.observation import Observation
-from vision.features import CANON_PITCH, CROP_PX
 from vision.tile_size import observed_pitch
 
 WHITE = 245  # every channel at least this: the sensor's white
@@ -61,11 +60,6 @@ def clipped(frame: np.ndarray, centres: np.ndarray, pitches: np.ndarray) -> np.n
         middle = _square(frame, x, y, max(1, round(CLIPPED_REACH * float(pitch))))
         out[index] = bool(middle.size) and white_share(middle) >= CLIPPED_SHARE
     return out
-
-
-def washed_crop(crop: np.ndarray) -> bool:
-    """Whether the rectified crop of one top (``vision.features``) shows its middle under glare."""
-    return _washed(_square(crop, CROP_PX // 2, CROP_PX // 2, round(MIDDLE * CANON_PITCH)))
 
 
 def _washed(middle: np.ndarray) -> bool:

@@ -111,11 +111,11 @@ def _maps(faces: dict[tuple[float, float], int]) -> TileMaps:
 
 
 def _enroll_seeing(monkeypatch, missing: set[str], faces: dict[str, int] | None = None, glared: set[str] = set(),
-                   darker: bool = False):
-    """Enroll from a blank photo whose tile map finds the default layout's tops except the
-    ``missing`` pieces', and shows a face of class ``faces[name]`` where those pieces lie; the
-    ``glared`` pieces' tops are white in the photo, as under a lamp's glare, and, with ``darker``,
-    show a print in the same view taken darker."""
+                   darker: bool = False, painted: set[str] = set()):
+    """Enroll from a photo whose tile map finds the default layout's tops except the ``missing``
+    pieces', and shows a face of class ``faces[name]`` where those pieces lie; each top shows a
+    print (a cross; the ``painted`` ones a large flat pink disc) but the ``glared`` ones, white in the
+    photo as under a lamp's glare, which with ``darker`` show theirs in the same view taken darker."""
     pieces = parse_layout(DEFAULT_LAYOUT).values()
     every = list(zip(seen(DEFAULT_LAYOUT, camera(0.0, 50.0, 0.0)), pieces))
     tops = [top for top, piece in every if piece.name not in missing]
@@ -124,13 +124,22 @@ def _enroll_seeing(monkeypatch, missing: set[str], faces: dict[str, int] | None 
     photo = np.full((720, 1280, 3), 128, np.uint8)
     dark = np.full((720, 1280, 3), 51, np.uint8)
     for top, piece in every:
+        x, y = (int(v) for v in top.centre)
         if piece.name in glared:
-            x, y = (int(v) for v in top.centre)
             cv2.circle(photo, (x, y), 18, (255, 255, 255), -1)
             cv2.circle(dark, (x, y), 18, (200, 200, 200), -1)
-            cv2.line(dark, (x - 12, y - 12), (x + 12, y + 12), (20, 20, 20), 3)
-            cv2.line(dark, (x - 12, y + 12), (x + 12, y - 12), (20, 20, 20), 3)
+        elif piece.name in painted:
+            cv2.circle(photo, (x, y), 22, (180, 150, 230), -1)
+        else:
+            _print(photo, x, y)
+        _print(dark, x, y)
     return enrollment.enroll([Photo(photo, dark) if darker else photo])
+
+
+def _print(image: np.ndarray, x: int, y: int, ink: int = 20) -> None:
+    """A creature's print (a cross of grey ``ink``) on the top at pixel (``x``, ``y``)."""
+    cv2.line(image, (x - 12, y - 12), (x + 12, y + 12), (ink, ink, ink), 3)
+    cv2.line(image, (x - 12, y + 12), (x + 12, y - 12), (ink, ink, ink), 3)
 
 
 def test_a_piece_not_found_is_left_out_and_named(monkeypatch) -> None:
@@ -145,16 +154,22 @@ WHITE_ANT, WHITE_QUEEN = CLASSES_OF_SET.index((Colour.WHITE, Bug.ANT)), CLASSES_
 def test_a_top_under_glare_is_not_learnt_where_another_of_its_creature_shows(monkeypatch) -> None:
     plain = _enroll_seeing(monkeypatch, set())
     profile = _enroll_seeing(monkeypatch, set(), glared={"wA2"})
-    assert "glare, left out: wA2 in photo 1 - move the lamp" in profile.note
+    assert "no print showing (glare?), left out: wA2 in photo 1 - move the lamp" in profile.note
     ants = lambda p: int((p.labels == WHITE_ANT).sum())  # noqa: E731
     assert ants(profile) == ants(plain) * 2 // 3  # two Ants of three learnt
 
 
-def test_a_creature_whose_every_top_is_under_glare_is_an_error_naming_it(monkeypatch) -> None:
+def test_a_creature_whose_every_top_shows_no_print_is_an_error_naming_it(monkeypatch) -> None:
     """The set's only White Queen, washed out: learnt as a blank face, it would read the washed-out
     tops of a game as Queens, and the real Queen as something else."""
-    with pytest.raises(CalibrationError, match=r"glare washes out every White Queen Bee \(wQ in photo 1\): move the lamp"):
+    with pytest.raises(CalibrationError, match=r"no print shows on any White Queen Bee \(wQ in photo 1: a lamp's glare"):
         _enroll_seeing(monkeypatch, set(), glared={"wQ", "wA2"})
+
+
+def test_a_large_flat_print_is_learnt_not_taken_for_glare(monkeypatch) -> None:
+    """twemoji's pink Ladybug fills a black top's middle: flat, but no washed-out face."""
+    profile = _enroll_seeing(monkeypatch, set(), painted={"wQ"})
+    assert "no print" not in profile.note and (profile.labels == WHITE_QUEEN).any()
 
 
 def test_tops_under_glare_are_learnt_from_the_same_view_taken_darker(monkeypatch) -> None:
@@ -207,6 +222,7 @@ def test_a_piece_the_map_calls_table_is_taken_where_its_face_has_its_colour(monk
     for top, piece in every:
         shade = 225 if piece.colour is Colour.WHITE else 40
         cv2.circle(photo, tuple(int(v) for v in top.centre), 20, (shade, shade, shade), -1)
+        _print(photo, *(int(v) for v in top.centre), ink=255 - shade)
     hidden = {"bA1", "bM", "wA2"}
     table = next(top for top, piece in every if piece.name == "wA2")
     cv2.circle(photo, tuple(int(v) for v in table.centre), 20, (60, 120, 90), -1)  # wA2 is not laid out
@@ -250,8 +266,10 @@ def test_a_piece_missed_at_the_photos_size_is_looked_for_twice_as_large(monkeypa
     maps = _maps({})
     monkeypatch.setattr(enrollment, "tile_tops",
                         lambda mapper, frame, threshold: (maps, near if frame.shape[1] > 1280 else far))
-    profile = enrollment.enroll([np.full((720, 1280, 3), 128, np.uint8)])
-    assert "not found" not in profile.note
+    photo = np.full((720, 1280, 3), 128, np.uint8)
+    for top, _ in every:
+        _print(photo, *(int(v) for v in top.centre))
+    assert "not found" not in enrollment.enroll([photo]).note
 
 
 def test_pieces_missed_at_both_sizes_of_small_tiles_say_how_near_to_come(monkeypatch) -> None:
