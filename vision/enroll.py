@@ -10,9 +10,10 @@ matched top's crop, turned through all six sixths and slightly jittered, gives t
 embeddings that become the profile's examples, and its plain crop the set's art
 (``vision.set_art``). A piece the photo does not show (hidden by glare,
 say) is left out, named in the profile's note, as long as most of the layout was found and every
-creature of each colour has an example. A top whose print does not show (``vision.set_art.printless``:
-a lamp's glare washes it out) is learnt from the same view taken darker where the camera gave one
-(``Photo.darker``), else left out where the photos show another of its creature.
+creature of each colour has an example. A top whose print does not show (its middle flat and
+pale: a lamp's glare, a face washed out by light) is learnt from the same view taken darker where
+the camera gave one (``Photo.darker``), else left out where the photos show another of its
+creature; a creature with no other top stops enrollment.
 """
 
 from __future__ import annotations
