@@ -58,12 +58,20 @@ PALE = 200  # a top's flat middle this light (mean of its darkest channel) is a 
 
 class TooFar(CalibrationError):
     """A photo that failed because its tiles look small: ``nearer`` is the share of its present
-    distance the camera should come to (e.g. 0.7: 30 % closer), with a tenth to spare."""
+    distance the camera should come to (e.g. 0.7: 30 % closer), with a tenth to spare. Where the
+    layout could look at most ``room`` times larger and still fit in the photo, and coming that
+    near needs more, the advice says so: a loose scatter through the wide lens has no distance that
+    both frames it and shows its tiles large enough."""
 
-    def __init__(self, message: str, pitch: float, wanted: float, need: str) -> None:
+    def __init__(self, message: str, pitch: float, wanted: float, need: str, room: float = np.inf) -> None:
         self.nearer = nearer(pitch, wanted)
+        advice = closer_advice(pitch, wanted)
+        if self.nearer * room < 1:
+            advice = (f"coming that near ({100 * self.nearer:.0f} % of the distance), the layout no longer fits in "
+                      "view: lay the pieces closer together (touching, as the documented layout), or use the normal "
+                      "lens rather than the wide one")
         super().__init__(f"{message}: the tiles are only {int(pitch)} pixels apart, and tiles {wanted:.0f} or more "
-                         f"pixels apart {need}: {closer_advice(pitch, wanted)}")
+                         f"pixels apart {need}: {advice}")
 
 
 @dataclass(frozen=True)
@@ -285,8 +293,17 @@ def _placed_closer(frame: np.ndarray, layout: Layout, label: str, mapper: TileMa
     look, placement, centres, _ = best
     pitch = frame.shape[1] / look.shape[1] * float(np.median(placement.lattice.pitches(np.array(list(centres), float))))
     if pitch < SHARP_PITCH:
-        raise TooFar(f"{label}: tiles too small to learn the creatures from", pitch, SHARP_PITCH, "are needed")
+        scale = frame.shape[1] / look.shape[1]
+        raise TooFar(f"{label}: tiles too small to learn the creatures from", pitch, SHARP_PITCH, "are needed",
+                     _room(np.array(list(centres.values()), float) * scale, pitch, frame.shape))
     return best
+
+
+def _room(centres: np.ndarray, pitch: float, shape: tuple[int, ...]) -> float:
+    """How many times larger the tops at ``centres`` (photo pixels, ``pitch`` apart) could look and
+    still all fit, whole, in a photo of ``shape`` (the camera aimed at their middle)."""
+    span = centres.max(axis=0) - centres.min(axis=0) + pitch  # a tile's width beyond the outer centres
+    return float(min(shape[1] / span[0], shape[0] / span[1]))
 
 
 def _looks(frame: np.ndarray) -> Iterator[np.ndarray]:

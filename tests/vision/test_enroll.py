@@ -250,9 +250,21 @@ def test_tiles_just_too_small_are_refused_even_when_every_piece_is_found(monkeyp
     pieces = parse_layout(DEFAULT_LAYOUT).values()
     tops = seen(DEFAULT_LAYOUT, camera(30.0, 26.0, 0.0))
     monkeypatch.setattr(enrollment, "tile_tops", lambda mapper, frame, threshold: (_maps({}), tops))
-    with pytest.raises(enrollment.TooFar, match="only 26 pixels apart, and tiles 28 or more pixels apart are needed") as raised:
+    with pytest.raises(enrollment.TooFar, match="only 26 pixels apart, and tiles 28 or more pixels apart are needed: "
+                                                "bring the camera to about 84 %") as raised:
         enrollment.enroll([np.full((720, 1280, 3), 128, np.uint8)])
     assert raised.value.nearer == pytest.approx(0.9 * 26 / 28, abs=0.01) and len(tops) == len(pieces)
+
+
+def test_tiles_too_small_in_a_layout_that_fills_the_view_ask_for_a_tighter_one(monkeypatch) -> None:
+    """A loose scatter through the wide lens, tiles 26 pixels apart across the whole photo: coming
+    near enough for 28 would cut it off, so the advice is a tighter layout or the normal lens."""
+    loose = "\n".join(f"{6 * q} {6 * r} {piece.name}" for (q, r), piece in parse_layout(DEFAULT_LAYOUT).items())
+    tops = [replace(top, centre=top.centre - [620, 200]) for top in seen(loose, camera(0.0, 26.0, 0.0))]
+    assert 0 < min(top.centre[0] for top in tops) and max(top.centre[0] for top in tops) < 1280
+    monkeypatch.setattr(enrollment, "tile_tops", lambda mapper, frame, threshold: (_maps({}), tops))
+    with pytest.raises(enrollment.TooFar, match="the layout no longer fits in view: lay the pieces closer together"):
+        enrollment.enroll([np.full((720, 1280, 3), 128, np.uint8)], loose)
 
 
 def test_a_piece_missed_at_the_photos_size_is_looked_for_twice_as_large(monkeypatch) -> None:
