@@ -404,11 +404,11 @@ def _showing_print(seen: list[_Top]) -> tuple[list[_Top], list[str]]:
     """The tops to learn from: those showing no print (``_blank``: a lamp's glare, a face washed out
     by light) left out, as the detector reads such tops only as guesses (a blank face learnt as an
     Ant's look reads other blank tops as Ants, and real Ants as something else);
-    and where each left-out top was. ``CalibrationError`` naming them if that leaves a creature (of
-    those ``seen``) with no top to learn from."""
+    and where each left-out top was. ``CalibrationError`` naming them if that leaves a creature
+    (``seen`` holds tops of every one) with no top to learn from."""
     blank = [_blank(top.crop) for top in seen]
     shown = {top.kind for top, out in zip(seen, blank) if not out}
-    hidden = [kind for kind in CLASSES if kind not in shown and any(top.kind == kind for top in seen)]
+    hidden = [kind for kind in CLASSES if kind not in shown]
     if hidden:
         where = [top.where for top in seen if top.kind in hidden]
         raise CalibrationError(f"no print shows on any {', '.join(f'{c.title} {b.title}' for c, b in hidden)} "
