@@ -41,6 +41,8 @@ def network_input(crops: list[np.ndarray]) -> np.ndarray:
 
 def turned(crop: np.ndarray, sixths: int) -> np.ndarray:
     """A rectified crop turned by ``sixths`` of a circle about its centre (a tile laid turned)."""
+    if sixths % 6 == 0:
+        return crop
     middle = (CROP_PX - 1) / 2
     matrix = cv2.getRotationMatrix2D((middle, middle), 60.0 * sixths, 1.0)
     return cv2.warpAffine(crop, matrix, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)

@@ -3,7 +3,8 @@
 Pipeline: ``tops_and_faint`` (tile map network; tiles too small for it looked for again where
 ``TinyTiles`` says) -> ``StillSpots`` (tops kept or held back where nothing moved) ->
 ``place_tops`` (lattice, cells, levels; the last frame's lattice where it still fits), settled
-by a second opinion where the map is unsure (``vision.doubts``: faint tops, gaps, holes) -> per
+by a second opinion where the map is unsure (``vision.doubts``: faint tops, gaps, holes, and
+tops a hand put where the table was seen bare: ``vision.bare_table``) -> per
 tile a rectified crop -> the creature network's embeddings (with those of the still frames
 before; a second, turned view of the unsure ones) -> the profile's nearest examples (a top that
 looks like none of them is the table's print: ``vision.doubts.unlike``). A frame
@@ -27,7 +28,7 @@ from rules.observation import Observation, TileSighting
 from rules.pieces import Bug, Colour, Piece
 from vision.bare_table import BareTable
 from vision.creatures import CreatureEmbedder, turned
-from vision.doubts import FAINT_TOP, bridges, confirmed, crowded, first_top, holes, unlike
+from vision.doubts import FAINT_TOP, arrivals, bridges, confirmed, crowded, first_top, holes, unlike
 from vision.features import rectified_crop
 from vision.glare import clipped, glared
 from vision.lattice import basis_pitch
@@ -202,6 +203,7 @@ class Detector:
         if self.light is not None:
             frame = self.light.normalise(frame)
         moved = self.motion.moved(captured, map_shape(frame.shape))
+        self.bare.take_in(moved)
         cells = self.motion.colour
         if cells is not None and self.quiet.unchanged(cells) and not self.wants_darker():
             return self._again(timestamp)
@@ -216,11 +218,13 @@ class Detector:
         settled = self.still.settle(found, moved, frame)
         held = [peak for peak in found if peak.score < NEW_TOP and all(peak is not top for top in settled)]
         doubted = [*on_table(faint), *held]  # faint peaks only: a strong new top the still frames hold back stays held
-        located = self._located(frame, maps, settled, doubted)
+        located = self._located(frame, maps, settled, doubted, None if cells is None else (cells, moved))
         self.still.vouch(_second_opinions(located, settled), moved, frame)
         weights, guessed, tiles = self._class_weights(frame, located)
         located = replace(located, tiles=[located.tiles[i] for i in tiles])
         occluded = occluder_near_hive(located, moved & ~self.motion.left())
+        if occluded and not moved.all():  # a hand by the hive (not a scene's first frame)
+            self.bare.handled(moved)
         pitch = pitch_px(located)
         if located.tiles:
             self._pitch = pitch
@@ -294,15 +298,23 @@ class Detector:
         self.quiet.forget()  # the reads changed: the next frames are read afresh until they agree again
         return observation
 
-    def _located(self, frame: np.ndarray, maps: TileMaps, tops: list[Peak], doubted: list[Peak]) -> Located:
+    def _located(self, frame: np.ndarray, maps: TileMaps, tops: list[Peak], doubted: list[Peak],
+                 motion: tuple[np.ndarray, np.ndarray] | None = None) -> Located:
         """The ``tops`` placed on the hive's lattice, settled by a second opinion (``vision.doubts``):
         with the ``doubted`` candidates that look like your set's tops (next to the hive, or as
-        its first tile), with tops where the hive fell apart, and without the holes in the hive
-        and the tops crowded beside others taken for tops."""
+        its first tile), with tops where something arrived on the table seen bare (``motion``: the
+        motion map's colours and moved cells; None: not known), with tops where the hive fell
+        apart, and without the holes in the hive and the tops crowded beside others taken for tops."""
         lens = self._lens(frame.shape)
         located = place_tops(tops, maps, frame, self._held, lens)
         if located.tiles:
             extra = confirmed(frame, located, doubted, self.embedder, self.profile)
+            if motion is not None:
+                pitch = pitch_px(located)
+                arrived = _apart(arrivals(frame, located, self.bare.arrived(*motion, pitch), self.embedder,
+                                          self.profile), extra)
+                self.bare.kept([peak.centre for peak in arrived], pitch, motion[1].shape)
+                extra += arrived
         else:
             extra = first_top(frame, maps, doubted, self.embedder, self.profile)
         if extra:
@@ -379,6 +391,12 @@ def _clipped(frame: np.ndarray, tiles: list[LocatedTile]) -> np.ndarray:
     if not tiles:
         return np.zeros(0, bool)
     return clipped(frame, np.array([t.centre for t in tiles]), basis_pitch(np.array([t.basis for t in tiles])))
+
+
+def _apart(peaks: list[Peak], others: list[Peak]) -> list[Peak]:
+    """The ``peaks`` lying at least half a pitch from every one of ``others`` (not the same top)."""
+    return [peak for peak in peaks
+            if all(np.linalg.norm(peak.centre - other.centre) >= peak.pitch / 2 for other in others)]
 
 
 def _second_opinions(located: Located, settled: list[Peak]) -> list[Peak]:

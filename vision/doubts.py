@@ -26,6 +26,11 @@ last traced in a filmed game):
   found almost never do (2 in 600). A gap that shows table stays: a hive really split is an
   illegal move to be seen (a plain gap between light tiles looked 0.86-0.92 like a plain set's
   tops in one filmed game, but its heat was 0.005-0.013).
+- ``arrivals``: a free cell next to the hive (not in a bay) whose spot, last seen bare, a hand
+  has passed over and that now lies still and looks otherwise (``vision.bare_table``)
+  holds something put there; if its crop, plain or turned a third of a turn either way, looks
+  like your set's tops, it is a top the tile map missed (a black Ant laid on a mat's bright blue
+  logo kept heat 0.07). Only a camera that saw the table bare knows: not a frame read alone.
 - ``holes``: a top nearly enclosed by others, faint and unlike your set's tops is the table seen
   through a hole in the hive: 48 of the 162 phantom tops were such, and 11 of 13,400 real tops.
 - ``crowded``: of two tops at one level nearer than tiles can lie, in the lattice's own steps, the
@@ -56,13 +61,13 @@ import numpy as np
 
 from rules.geometry import flood
 from rules.hexgrid import Hex, neighbours
-from vision.creatures import CreatureEmbedder
+from vision.creatures import CreatureEmbedder, turned
 from vision.features import rectified_crop
 from vision.lattice import basis_pitch, hex_round, plane_points
 from vision.locate import Located, LocatedTile, place_tops
 from vision.profile import CreatureProfile
 from vision.tile_size import SHARP_PITCH
-from vision.tilemaps import Peak, TileMaps, peak_at
+from vision.tilemaps import MIN_TOP_SHARE, Peak, TileMaps, cell_of, peak_at
 
 FAINT_TOP = 0.12  # centre heat a doubted candidate must still reach
 FIRST_TRIES = 3  # with no hive yet, the hottest doubted candidates looked at as its first tile
@@ -80,6 +85,10 @@ OFF_CELL = 0.45  # ... by more than this (pitches; a print between two cells, 0.
 # apart lay 0.31-0.33 off), where the other lies on its own cell ...
 SOUND_FIT = 0.15  # ... and half the tops lie this near theirs (a lattice that fits), is no tile ...
 SHADOWED = 1.5  # ... unless a taller stack lies within this many steps (its side can hide part of the face)
+ARRIVAL_NEIGHBOURS = 3  # a free cell with more tops round it than this is a bay: its table's look changes with
+# the shade and sides of the tiles round it (two bays, wood, looked 1.00 like a black Grasshopper and Ant)
+ARRIVAL_TURNS = (2, 4)  # sixths: an arrived top unlike your set's as seen is looked at turned so (the network is
+# not turn-blind)
 UNLIKE = 0.6  # likeness to your set's tops under which a top showing its print is no tile ...
 FACE_REACH = 0.58  # ... if it lies at least this many pitches (a face's corner) inside the frame
 
@@ -171,6 +180,35 @@ def bridges(frame: np.ndarray, located: Located, embedder: CreatureEmbedder, pro
     return added
 
 
+def arrivals(frame: np.ndarray, located: Located, arrived: np.ndarray, embedder: CreatureEmbedder,
+             profile: CreatureProfile) -> list[Peak]:
+    """Tops for the free cells next to the ``located`` tops of a BGR ``frame`` (no bays: at most
+    ARRIVAL_NEIGHBOURS tops round them) whose centre lies on an ``arrived`` map cell
+    (``vision.bare_table.BareTable.arrived``: a still spot unlike the bare table it was) and that
+    look like your set's tops, plain or else turned (ARRIVAL_TURNS). The tile map's colour of such
+    a top counts only where its patch looks like a top (else the creature read decides)."""
+    lattice = located.lattice
+    if lattice is None or not arrived.any():
+        return []
+    taken = {tile.cell for tile in located.tiles}
+    free = {cell for tile in located.tiles for cell in neighbours(tile.cell) if cell not in taken}
+    open_cells = sorted(cell for cell in free if sum(n in taken for n in neighbours(cell)) <= ARRIVAL_NEIGHBOURS)
+    cells = np.array(open_cells, np.float64).reshape(-1, 2)
+    rows, cols = arrived.shape
+    x, y = np.clip(np.round(cell_of(lattice.pixels(cells))), 0, [cols - 1, rows - 1]).astype(int).T
+    changed = cells[arrived[y, x]]
+    if not len(changed):
+        return []
+    places = list(zip(lattice.pixels(changed), lattice.bases(changed)))
+    likeness = _likeness(frame, places, embedder, profile)
+    unsure = np.flatnonzero(likeness < LOOKS_LIKE)
+    if len(unsure):
+        likeness[unsure] = _likeness(frame, [places[i] for i in unsure], embedder, profile, ARRIVAL_TURNS)
+    spots = [peak_at(located.maps, centre, float(basis_pitch(basis[None])[0]))
+             for (centre, basis), like in zip(places, likeness) if like >= LOOKS_LIKE]
+    return [spot if spot.share >= MIN_TOP_SHARE else replace(spot, white=0.5) for spot in spots]
+
+
 def _parts(cells: set[Hex]) -> dict[Hex, int]:
     """Each cell's connected group (an index), neighbours counting as connected."""
     board = {cell: [] for cell in cells}
@@ -235,7 +273,9 @@ def _steps(tile: LocatedTile, point: np.ndarray) -> float:
 
 
 def _likeness(frame: np.ndarray, places: list[tuple[np.ndarray, np.ndarray]], embedder: CreatureEmbedder,
-              profile: CreatureProfile) -> np.ndarray:
+              profile: CreatureProfile, turns: tuple[int, ...] = (0,)) -> np.ndarray:
     """How like your set's tops (cosine similarity to the profile's nearest example) the top of a
-    BGR ``frame`` at each of ``places`` (centre, lattice steps) looks."""
-    return profile.resemblance(embedder.embed([rectified_crop(frame, centre, basis) for centre, basis in places]))
+    BGR ``frame`` at each of ``places`` (centre, lattice steps) looks: the likest of its crop's
+    ``turns`` (sixths)."""
+    crops = [turned(rectified_crop(frame, centre, basis), sixths) for centre, basis in places for sixths in turns]
+    return profile.resemblance(embedder.embed(crops)).reshape(len(places), len(turns)).max(axis=1)

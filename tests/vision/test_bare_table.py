@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.bare_table import BareTable
+from vision.bare_table import HAND_FRAMES, BareTable
 from vision.motion import MOTION_LEVEL
 from vision.tilemaps import CLASSES, Peak, TileMaps
 
@@ -72,3 +72,87 @@ def test_only_spots_the_tile_map_was_sure_of_are_learnt_as_bare() -> None:
     assert not doubtful.shows_bare(_peak(PRINT), cloth)
     assert not moving.shows_bare(_peak(PRINT), cloth)
     assert not fresh.shows_bare(_peak(PRINT), cloth)
+
+
+def _seen_bare(cloth: np.ndarray) -> BareTable:
+    """A table whose every cell was seen bare as ``cloth`` (a new game about to begin on it),
+    with a hand moved over it everywhere since."""
+    table = BareTable()
+    table.seen_bare(cloth, np.ones(SHAPE, bool))
+    table.handled(np.ones(SHAPE, bool))
+    return table
+
+
+def _cell(point: np.ndarray) -> tuple[int, int]:
+    """The (row, column) map cell of a frame pixel."""
+    return int(point[1] // 8), int(point[0] // 8)
+
+
+def _black_face(cloth: np.ndarray) -> np.ndarray:
+    """``cloth`` with a black face over the flower at PRINT."""
+    with_tile = cloth.copy()
+    with_tile[33:43, 45:56] = 60.0
+    return with_tile
+
+
+def test_a_still_spot_a_hand_passed_over_unlike_the_bare_table_it_was_holds_something_put_there() -> None:
+    cloth = _cloth()
+    arrived = _seen_bare(cloth).arrived(_black_face(cloth), STILL, PITCH)
+    assert arrived[_cell(PRINT)]
+    assert not arrived[_cell(TILE)]  # the cloth as it was
+
+
+def test_nothing_arrived_where_the_picture_moves_was_never_seen_bare_or_barely_changed() -> None:
+    cloth = _cloth()
+    moving = STILL.copy()
+    moving[37, 50] = True  # a hand still passing over the spot
+    assert not _seen_bare(cloth).arrived(_black_face(cloth), moving, PITCH)[_cell(PRINT)]
+    assert not BareTable().arrived(_black_face(cloth), STILL, PITCH).any()
+    sliver = cloth.copy()
+    sliver[33:37, 45:56] = 60.0  # a neighbour's side or shadow over the spot's edge only
+    assert not _seen_bare(cloth).arrived(sliver, STILL, PITCH)[_cell(PRINT)]
+    assert not _seen_bare(cloth).arrived(cloth + MOTION_LEVEL, STILL, PITCH).any()  # noise, a slight drift of light
+
+
+def test_nothing_arrived_where_no_hand_passed_since_the_table_lay_bare() -> None:
+    cloth = _cloth()
+    table = BareTable()
+    table.seen_bare(cloth, np.ones(SHAPE, bool))
+    assert not table.arrived(_black_face(cloth), STILL, PITCH).any()  # a shadow or a lamp: no hand put it there
+    elsewhere = STILL.copy()
+    elsewhere[30:45, 90:110] = True
+    table.handled(elsewhere)
+    assert not table.arrived(_black_face(cloth), STILL, PITCH)[_cell(PRINT)]
+    table.handled(np.ones(SHAPE, bool))
+    assert table.arrived(_black_face(cloth), STILL, PITCH)[_cell(PRINT)]
+    table.seen_bare(cloth, np.ones(SHAPE, bool))  # seen bare again: what a hand did before is past
+    assert not table.arrived(_black_face(cloth), STILL, PITCH)[_cell(PRINT)]
+
+
+def test_a_new_view_forgets_the_table_as_it_lay_bare() -> None:
+    """The camera moved (most of the view changed at once): the bare table it saw, and where a
+    hand went, tell nothing of the new view; a hand moving over part of it does not forget them."""
+    cloth = _cloth()
+    table = _seen_bare(cloth)
+    part = STILL.copy()
+    part[20:60, 30:90] = True
+    table.take_in(part)
+    assert table.arrived(_black_face(cloth), STILL, PITCH)[_cell(PRINT)]
+    assert not table.shows_bare(_peak(PRINT), _black_face(cloth)) and table.shows_bare(_peak(TILE), cloth)
+    table.take_in(~STILL)
+    assert not table.arrived(_black_face(cloth), STILL, PITCH).any()
+    assert not table.shows_bare(_peak(TILE), cloth)
+
+
+def test_what_arrived_is_looked_for_just_after_the_hand_and_kept_while_found() -> None:
+    """A spot a hand passed over long ago that looks otherwise now (a resumed game's tiles set out
+    out of view) holds nothing new; one found holding a tile just after the hand is kept."""
+    cloth, face = _cloth(), _black_face(_cloth())
+    stale, found = _seen_bare(cloth), _seen_bare(cloth)
+    for _ in range(HAND_FRAMES + 1):
+        stale.take_in(STILL)
+        found.take_in(STILL)
+        assert found.arrived(face, STILL, PITCH)[_cell(PRINT)]
+        found.kept([PRINT], PITCH, SHAPE)
+    assert not stale.arrived(face, STILL, PITCH)[_cell(PRINT)]
+    assert found.arrived(face, STILL, PITCH)[_cell(PRINT)]

@@ -390,3 +390,55 @@ def test_with_intrinsics_a_wide_lens_frame_is_read_as_it_was_taken() -> None:
         assert min(np.hypot(s.px[0] - tile.px[0], s.px[1] - tile.px[1]) for s in calibrated.tiles) < 0.15 * truth.pitch_px
     seen = {s.cell: (s.colour, s.bug) for s in calibrated.tiles}
     assert align(seen, {s.cell: (s.colour, s.bug) for s in plain.tiles}).matched == len(seen) == len(truth.tiles)
+
+
+class _Blind:
+    """A tile map that misses the top at ``spot`` (frame pixels): no heat there, table all round
+    (as the map did a black Ant on a mat's bright logo)."""
+
+    def __init__(self, spot: tuple[float, float]) -> None:
+        self.mapper, self.spot = Detector(demo_profile()).mapper, spot
+
+    def maps(self, frame: np.ndarray) -> TileMaps:
+        maps = self.mapper.maps(frame)
+        x, y = (int(v // STRIDE) for v in self.spot)
+        heat, classes = maps.heat.copy(), maps.classes.copy()
+        heat[y - 5:y + 6, x - 5:x + 6] = 0.0
+        classes[:, y - 5:y + 6, x - 5:x + 6] = 0.0
+        classes[0, y - 5:y + 6, x - 5:x + 6] = 1.0
+        return replace(maps, heat=heat, classes=classes)
+
+
+def test_a_top_the_map_misses_on_a_table_seen_bare_is_found_by_what_changed_there() -> None:
+    """Seen bare as a new game begins, the table shows where a hand put a tile down: the spot by
+    the hive looks otherwise though the tile map sees only table, and its crop looks like the
+    set's tops. A camera that never saw the table bare cannot tell."""
+    view = Conditions(height_mm=450, tilt_deg=12, yaw_deg=25, seed=5, flats_mm=40.0)
+    queen, pair = {(0, 0): [Piece.parse("wQ")]}, {(0, 0): [Piece.parse("wQ")], (1, 0): [Piece.parse("bA1")]}
+    ant = render_position(pair, view)[1].tiles[1].px
+    frames = [render_position(position, view)[0] for position in ({}, {}, queen, queen, queen)]
+    frames.append(render_position(pair, replace(view, hand=True), hand_at=(40.0, 0.0))[0])  # the hand laying the Ant
+    frames += [render_position(pair, view)[0]] * 3
+    seen = {}
+    for told in (True, False):
+        detector = Detector(demo_profile())
+        if told:
+            detector.table_bare()
+        detector.mapper = _Blind(ant)
+        seen[told] = [detector.detect(frame, 0.1 * k) for k, frame in enumerate(frames)]
+    assert seen[True][5].occluded
+    assert {(t.colour, t.bug) for t in seen[True][-1].tiles} == {(Colour.WHITE, Bug.QUEEN), (Colour.BLACK, Bug.ANT)}
+    assert [(t.colour, t.bug) for t in seen[False][-1].tiles] == [(Colour.WHITE, Bug.QUEEN)]
+
+
+def test_a_spot_that_changed_with_no_hand_by_holds_nothing() -> None:
+    """A tile can only be put down by hand: a spot by the hive that looks otherwise than when the
+    table lay bare, with no hand since (a lamp switched on, a shadow come), is not taken for one."""
+    view = Conditions(height_mm=450, tilt_deg=12, yaw_deg=25, seed=5, flats_mm=40.0)
+    queen, pair = {(0, 0): [Piece.parse("wQ")]}, {(0, 0): [Piece.parse("wQ")], (1, 0): [Piece.parse("bA1")]}
+    detector = Detector(demo_profile())
+    detector.table_bare()
+    detector.mapper = _Blind(render_position(pair, view)[1].tiles[1].px)
+    for k, position in enumerate([{}, {}, queen, queen, queen, pair, pair, pair]):
+        tiles = detector.detect(render_position(position, view)[0], 0.1 * k).tiles
+    assert [(t.colour, t.bug) for t in tiles] == [(Colour.WHITE, Bug.QUEEN)]

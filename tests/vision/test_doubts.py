@@ -9,7 +9,7 @@ import numpy as np
 from rules.hexgrid import neighbours
 from rules.pieces import Piece
 from vision.creatures import CreatureEmbedder
-from vision.doubts import bridges, confirmed, crowded, first_top, holes
+from vision.doubts import arrivals, bridges, confirmed, crowded, first_top, holes
 from vision.lattice import hex_round
 from vision.locate import Located, locate_tiles, place_tops
 from vision.profile import demo_profile
@@ -56,6 +56,34 @@ def test_a_whole_hive_and_a_hive_missing_an_end_get_no_bridge() -> None:
     frame, located, truth = _located()
     assert bridges(frame, located, CreatureEmbedder(), demo_profile()) == []
     assert bridges(frame, _without(located, truth[-1].px), CreatureEmbedder(), demo_profile()) == []  # the hive is still one: nothing says a top is missing
+
+
+def test_a_top_the_map_missed_where_something_arrived_is_found_and_bare_table_there_is_not() -> None:
+    """Every free cell by the hive looks changed from the bare table: only the one whose crop
+    looks like the set's tops (the missed one, not the table round the row) is a top."""
+    frame, located, truth = _located()
+    missed = np.asarray(truth[3].px, float)
+    gone = _without(located, missed)
+    rows, cols = located.maps.heat.shape
+    found = arrivals(frame, gone, np.ones((rows, cols), bool), CreatureEmbedder(), demo_profile())
+    assert len(found) == 1 and np.linalg.norm(found[0].centre - missed) < 0.15 * located.lattice.pitch((0, 0))
+    assert arrivals(frame, gone, np.zeros((rows, cols), bool), CreatureEmbedder(), demo_profile()) == []
+
+
+def test_no_top_is_taken_for_arrived_in_a_bay_of_the_hive() -> None:
+    """A free cell with four or more tops round it is a bay, whose table changes look with the
+    shade and sides of the tiles round it: what arrived there is not taken for a top, even a
+    real one missed; a missed top at the hive's rim is."""
+    names = ["wQ", "bA1", "wG1", "bS1", "wB1", "bQ", "wA1"]
+    flower = {cell: [Piece.parse(name)] for cell, name in zip([(0, 0), *neighbours((0, 0))], names)}
+    frame, truth = render_position(flower, VIEW)
+    located = locate_tiles(frame, MAPPER)
+    assert len(located.tiles) == len(flower)
+    everywhere = np.ones(located.maps.heat.shape, bool)
+    middle, rim = (np.asarray(tile.px, float) for tile in truth.tiles[:2])
+    assert arrivals(frame, _without(located, middle), everywhere, CreatureEmbedder(), demo_profile()) == []
+    found = arrivals(frame, _without(located, rim), everywhere, CreatureEmbedder(), demo_profile())
+    assert len(found) == 1 and np.linalg.norm(found[0].centre - rim) < 0.15 * located.lattice.pitch((0, 0))
 
 
 def test_a_faint_candidate_is_a_top_if_it_looks_like_the_sets_tops_and_table_is_not() -> None:
