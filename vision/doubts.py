@@ -195,11 +195,12 @@ def arrivals(frame: np.ndarray, located: Located, arrived: np.ndarray, embedder:
     open_cells = sorted(cell for cell in free if sum(n in taken for n in neighbours(cell)) <= ARRIVAL_NEIGHBOURS)
     cells = np.array(open_cells, np.float64).reshape(-1, 2)
     rows, cols = arrived.shape
-    x, y = np.clip(np.round(cell_of(lattice.pixels(cells))), 0, [cols - 1, rows - 1]).astype(int).T
-    changed = cells[arrived[y, x]]
-    if not len(changed):
+    centres = lattice.pixels(cells)
+    x, y = np.clip(np.round(cell_of(centres)), 0, [cols - 1, rows - 1]).astype(int).T
+    hit = arrived[y, x]
+    if not hit.any():
         return []
-    places = list(zip(lattice.pixels(changed), lattice.bases(changed)))
+    places = list(zip(centres[hit], lattice.bases(cells[hit])))
     likeness = _likeness(frame, places, embedder, profile)
     unsure = np.flatnonzero(likeness < LOOKS_LIKE)
     if len(unsure):
