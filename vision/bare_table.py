@@ -32,6 +32,8 @@ CHANGED_SHARE = 0.45  # ... in at least this share of a spot's cells (a white Pi
 KNOWN_SHARE = 0.8  # share of a spot's cells that must have been seen bare for its change to tell
 HAND_FRAMES = 20  # frames after a hand during which what arrived where it passed is looked for (a resumed game's
 # tiles, laid with no hand in view, changed spots a hand had passed over long before)
+AFTER_HAND = 5  # frames after one with a hand by the hive whose moved cells count as handled too (the hand that
+# laid a tile, gone on the next frame, had not covered its spot: the tile showed as the hand left)
 NEW_VIEW = 0.5  # share of the view moving at once that makes a new one (the camera moved, the light changed)
 
 
@@ -43,6 +45,7 @@ class BareTable:
         self._colour: np.ndarray | None = None
         self._handled: np.ndarray | None = None
         self._frame = 0
+        self._hand = -np.inf  # the last frame with a hand by the hive
 
     def learn(self, colour: np.ndarray, maps: TileMaps, moved: np.ndarray, tops: list[np.ndarray],
               pitch: float) -> None:
@@ -69,14 +72,17 @@ class BareTable:
         """Take in which cells of a frame ``moved`` since the last: where NEW_VIEW of them did, the
         camera moved or the light changed, and the table as it lay bare is seen no more (a striped
         cloth's dark stripe, filmed from elsewhere, stood where a pale one lay and looked like a
-        black tile)."""
+        black tile); within AFTER_HAND frames of a hand by the hive, they count as ``handled``."""
         self._frame += 1
         if moved.mean() > NEW_VIEW:
             self._colour, self._handled = None, None
+        elif self._frame - self._hand <= AFTER_HAND:
+            self._handled_map(moved.shape)[moved] = self._frame
 
     def handled(self, moved: np.ndarray) -> None:
         """Take in a frame with a hand by the hive: something may have been put where it ``moved``."""
         self._handled_map(moved.shape)[moved] = self._frame
+        self._hand = self._frame
 
     def kept(self, centres: Sequence, pitch: float, shape: tuple[int, ...]) -> None:
         """Keep looking at the spots round ``centres`` (frame pixels, tiles ``pitch`` apart) as

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.bare_table import HAND_FRAMES, BareTable
+from vision.bare_table import AFTER_HAND, HAND_FRAMES, BareTable
 from vision.motion import MOTION_LEVEL
 from vision.tilemaps import CLASSES, Peak, TileMaps
 
@@ -156,3 +156,25 @@ def test_what_arrived_is_looked_for_just_after_the_hand_and_kept_while_found() -
         found.kept([PRINT], PITCH, SHAPE)
     assert not stale.arrived(face, STILL, PITCH)[_cell(PRINT)]
     assert found.arrived(face, STILL, PITCH)[_cell(PRINT)]
+
+
+def test_a_tile_that_shows_as_the_hand_leaves_arrived_and_one_that_shows_long_after_did_not() -> None:
+    """The hand that laid a tile was elsewhere on its last frame; the tile's spot changed on the
+    next one, as the hand went. A spot that changes long after any hand holds nothing put there."""
+    cloth, face = _cloth(), _black_face(_cloth())
+    spot = STILL.copy()
+    spot[33:43, 45:56] = True
+    elsewhere = STILL.copy()
+    elsewhere[30:45, 90:110] = True
+    tables = [BareTable(), BareTable()]
+    for table in tables:
+        table.seen_bare(cloth, np.ones(SHAPE, bool))
+        table.take_in(elsewhere)
+        table.handled(elsewhere)
+    just_after, long_after = tables
+    for _ in range(AFTER_HAND):
+        long_after.take_in(STILL)
+    just_after.take_in(spot)
+    long_after.take_in(spot)
+    assert just_after.arrived(face, STILL, PITCH)[_cell(PRINT)]
+    assert not long_after.arrived(face, STILL, PITCH)[_cell(PRINT)]
