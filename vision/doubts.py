@@ -17,6 +17,12 @@ last traced in a filmed game):
   candidate the map nearly took (WARM_TOP) needs only WARM_LIKE: of the candidates next to the
   hive that the stricter bar turned away in nine training styles' frames (seed 1), those at least
   that warm and that alike were tops 11 times in 11 (6 in 7 in frames not tuned on: seed 2, blind styles).
+  On the hive's rim (a free cell with at most RIM of its neighbours taken) where tiles lie under
+  RIM_PITCH apart, RIM_LIKE will do: of the candidates the map doubted there in nine training
+  styles' frames (seed 1, 150 a style), likeness 0.80-0.88 were tops 33 times in 33 from 17 to 40
+  pixels apart (blur leaves small tops less alike; under 17, 0 in 2) but 15 in 18 above, whose
+  phantoms cost seed 2 more frames than the tops gained; in bays (four or more neighbours taken)
+  such candidates were nearly all table seen between the tiles' sides.
 - ``first_top``: with no hive yet, the same test on the hottest faint candidates finds the game's
   first tile (a white Beetle alone on a printed mat kept the map's heat at 0.42-0.46, so it was
   seen only once the second tile was laid, and the two placements looked like one view's).
@@ -74,6 +80,11 @@ FIRST_TRIES = 3  # with no hive yet, the hottest doubted candidates looked at as
 LOOKS_LIKE = 0.88  # cosine similarity to the nearest enrolled example that confirms a candidate
 WARM_TOP = 0.35  # a candidate this hot (a new top needs vision.still.NEW_TOP, 0.45) ...
 WARM_LIKE = 0.84  # ... is confirmed from this likeness
+RIM = 3  # a free cell with at most this many of its six neighbours taken lies on the hive's rim ...
+RIM_LIKE = 0.8  # ... where a candidate is confirmed from this likeness (in a bay, the table between tiles' sides
+# looks like a top: of the candidates the map doubted with four or more neighbours, nearly none were tops) ...
+RIM_PITCH = 40.0  # ... if tiles lie under this many pixels apart there (blur leaves a real top less alike; larger,
+# the table's print by the rim looked as alike as the few tops the map missed)
 NEAR_CENTRE = 0.3  # pitches from its cell's centre within which a candidate must lie
 MAX_BRIDGES = 4  # tops at most added to join the parts of a hive fallen apart
 BRIDGE_HEAT = 0.05  # centre heat a bridge needs: tops missed on a dark mat keep 0.05-0.2, a gap showing table about 0.01
@@ -124,15 +135,19 @@ def confirmed(frame: np.ndarray, located: Located, doubted: list[Peak], embedder
         for cell in options:
             del placed[cell]
         new = {cell: replace(peak, centre=spots[cell][int(np.argmax(like))])
-               for (cell, peak), like in zip(options.items(), likeness) if like.max() >= _bar(peak)}
+               for (cell, peak), like in zip(options.items(), likeness) if like.max() >= _bar(peak, cell, taken, lattice.pitch(cell))}
         if not new:
             return found
         taken |= set(new)
         found += new.values()
 
 
-def _bar(peak: Peak) -> float:
-    """The likeness to your set's tops that confirms a candidate: less for one the map nearly took."""
+def _bar(peak: Peak, cell: Hex, taken: set[Hex], pitch: float) -> float:
+    """The likeness to your set's tops that confirms a candidate on free ``cell`` next to the
+    ``taken`` ones, tiles ``pitch`` pixels apart there: less on the hive's rim where tiles are
+    small, and less for one the map nearly took."""
+    if pitch < RIM_PITCH and sum(n in taken for n in neighbours(cell)) <= RIM:
+        return RIM_LIKE
     return WARM_LIKE if peak.score >= WARM_TOP else LOOKS_LIKE
 
 

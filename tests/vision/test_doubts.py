@@ -21,8 +21,8 @@ ROW = {(q, 0): [Piece.parse(name)] for q, name in enumerate(["wQ", "bA1", "wG1",
 VIEW = Conditions(height_mm=600, tilt_deg=12, yaw_deg=25, seed=5)
 
 
-def _located() -> tuple[np.ndarray, Located, list]:
-    frame, truth = render_position(ROW, VIEW)
+def _located(view: Conditions = VIEW) -> tuple[np.ndarray, Located, list]:
+    frame, truth = render_position(ROW, view)
     located = locate_tiles(frame, MAPPER)
     assert len(located.tiles) == len(ROW)
     return frame, located, truth.tiles
@@ -126,15 +126,29 @@ class _AlikeAt:
         return np.full(len(vectors), self.likeness)
 
 
-def test_a_candidate_the_map_nearly_took_needs_less_likeness_than_a_faint_one() -> None:
-    frame, located, truth = _located()
-    end = np.asarray(truth[-1].px, float)
-    missing = _without(located, end)
-    def found(heat: float, likeness: float) -> int:
-        return len(confirmed(frame, missing, [Peak(end, 40.0, heat, 0.0, 0.9)], CreatureEmbedder(),
-                             _AlikeAt(likeness)))  # type: ignore[arg-type]
-    assert found(0.40, 0.86) == 1 and found(0.20, 0.86) == 0  # as alike: warm is a top, faint is not
-    assert found(0.40, 0.82) == 0 and found(0.20, 0.90) == 1
+def _found(frame: np.ndarray, located: Located, centre: np.ndarray, heat: float, likeness: float) -> int:
+    """How many tops ``confirmed`` finds from one candidate at ``centre`` whose crop looks ``likeness`` like the set's."""
+    return len(confirmed(frame, located, [Peak(centre, 40.0, heat, 0.0, 0.9)], CreatureEmbedder(),
+                         _AlikeAt(likeness)))  # type: ignore[arg-type]
+
+
+def test_a_candidate_on_the_rim_of_a_hive_of_small_tiles_needs_less_likeness() -> None:
+    """At a row's end, tiles about 30 pixels apart, a candidate as alike as a blurred top is one;
+    tiles 62 pixels apart, it must look as alike as anywhere (less so if the map nearly took it)."""
+    for view, small in ((replace(VIEW, height_mm=1200), True), (VIEW, False)):
+        frame, located, truth = _located(view)
+        end = np.asarray(truth[-1].px, float)
+        rim = _without(located, end)
+        assert _found(frame, rim, end, 0.20, 0.81) == small and _found(frame, rim, end, 0.20, 0.78) == 0
+        assert _found(frame, rim, end, 0.40, 0.86) == 1 and _found(frame, rim, end, 0.20, 0.86) == small
+
+
+def test_a_candidate_in_a_bay_of_the_hive_needs_more_likeness_less_if_the_map_nearly_took_it() -> None:
+    frame, flower, middle = _flower(centre_filled=False, view=replace(VIEW, height_mm=1200))
+    bay = replace(flower, tiles=flower.tiles[:-1])  # the six round the middle, not the middle's phantom
+    assert _found(frame, bay, middle, 0.20, 0.81) == 0 and _found(frame, bay, middle, 0.20, 0.86) == 0
+    assert _found(frame, bay, middle, 0.40, 0.86) == 1 and _found(frame, bay, middle, 0.40, 0.82) == 0
+    assert _found(frame, bay, middle, 0.20, 0.90) == 1
 
 
 def test_a_candidate_on_a_taken_cell_or_away_from_the_hive_is_not_asked_about() -> None:
@@ -162,12 +176,12 @@ RING = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)]
 FLOWER_NAMES = ["wQ", "bQ", "wA1", "bA1", "wG1", "bG1", "wS1"]
 
 
-def _flower(centre_filled: bool) -> tuple[np.ndarray, Located, np.ndarray]:
+def _flower(centre_filled: bool, view: Conditions = VIEW) -> tuple[np.ndarray, Located, np.ndarray]:
     """Six tiles round the cell (0, 0), and a seventh on it or not: the located tops (the middle's
     taken as a faint one) and the middle's centre in the frame."""
     cells = RING + ([(0, 0)] if centre_filled else [])
     position = {cell: [Piece.parse(name)] for cell, name in zip(cells, FLOWER_NAMES)}
-    frame, truth = render_position(position, VIEW)
+    frame, truth = render_position(position, view)
     located = locate_tiles(frame, MAPPER)
     ring = np.array([t.px for t in truth.tiles if t.cell in RING])
     middle = ring.mean(axis=0)
