@@ -80,9 +80,10 @@ FIRST_TRIES = 3  # with no hive yet, the hottest doubted candidates looked at as
 LOOKS_LIKE = 0.88  # cosine similarity to the nearest enrolled example that confirms a candidate
 WARM_TOP = 0.35  # a candidate this hot (a new top needs vision.still.NEW_TOP, 0.45) ...
 WARM_LIKE = 0.84  # ... is confirmed from this likeness
-RIM = 3  # a free cell with at most this many of its six neighbours taken lies on the hive's rim ...
-RIM_LIKE = 0.8  # ... where a candidate is confirmed from this likeness (in a bay, the table between tiles' sides
-# looks like a top: of the candidates the map doubted with four or more neighbours, nearly none were tops) ...
+RIM = 3  # a free cell with at most this many of its six neighbours taken lies on the hive's rim; one with more is
+# a bay, whose table's look changes with the shade and sides of the tiles round it (two bays, wood, looked 1.00 like
+# a black Grasshopper and Ant; of the candidates the map doubted in bays, nearly none were tops)
+RIM_LIKE = 0.8  # on the rim, a candidate is confirmed from this likeness ...
 RIM_PITCH = 40.0  # ... if tiles lie under this many pixels apart there (blur leaves a real top less alike; larger,
 # the table's print by the rim looked as alike as the few tops the map missed)
 NEAR_CENTRE = 0.3  # pitches from its cell's centre within which a candidate must lie
@@ -96,8 +97,6 @@ OFF_CELL = 0.45  # ... by more than this (pitches; a print between two cells, 0.
 # apart lay 0.31-0.33 off), where the other lies on its own cell ...
 SOUND_FIT = 0.15  # ... and half the tops lie this near theirs (a lattice that fits), is no tile ...
 SHADOWED = 1.5  # ... unless a taller stack lies within this many steps (its side can hide part of the face)
-ARRIVAL_NEIGHBOURS = 3  # a free cell with more tops round it than this is a bay: its table's look changes with
-# the shade and sides of the tiles round it (two bays, wood, looked 1.00 like a black Grasshopper and Ant)
 ARRIVAL_TURNS = (2, 4)  # sixths: an arrived top unlike your set's as seen is looked at turned so (the network is
 # not turn-blind)
 UNLIKE = 0.6  # likeness to your set's tops under which a top showing its print is no tile ...
@@ -135,20 +134,25 @@ def confirmed(frame: np.ndarray, located: Located, doubted: list[Peak], embedder
         for cell in options:
             del placed[cell]
         new = {cell: replace(peak, centre=spots[cell][int(np.argmax(like))])
-               for (cell, peak), like in zip(options.items(), likeness) if like.max() >= _bar(peak, cell, taken, lattice.pitch(cell))}
+               for (cell, peak), like in zip(options.items(), likeness)
+               if like.max() >= _bar(peak, _on_rim(cell, taken) and lattice.pitch(cell) < RIM_PITCH)}
         if not new:
             return found
         taken |= set(new)
         found += new.values()
 
 
-def _bar(peak: Peak, cell: Hex, taken: set[Hex], pitch: float) -> float:
-    """The likeness to your set's tops that confirms a candidate on free ``cell`` next to the
-    ``taken`` ones, tiles ``pitch`` pixels apart there: less on the hive's rim where tiles are
-    small, and less for one the map nearly took."""
-    if pitch < RIM_PITCH and sum(n in taken for n in neighbours(cell)) <= RIM:
+def _bar(peak: Peak, small_rim: bool) -> float:
+    """The likeness to your set's tops that confirms a candidate: less on the hive's rim where
+    tiles are small (``small_rim``), and less for one the map nearly took."""
+    if small_rim:
         return RIM_LIKE
     return WARM_LIKE if peak.score >= WARM_TOP else LOOKS_LIKE
+
+
+def _on_rim(cell: Hex, taken: set[Hex]) -> bool:
+    """Whether free ``cell`` lies on the rim of the hive of ``taken`` cells (no bay: at most RIM taken round it)."""
+    return sum(n in taken for n in neighbours(cell)) <= RIM
 
 
 def first_top(frame: np.ndarray, maps: TileMaps, doubted: list[Peak], embedder: CreatureEmbedder,
@@ -198,7 +202,7 @@ def bridges(frame: np.ndarray, located: Located, embedder: CreatureEmbedder, pro
 def arrivals(frame: np.ndarray, located: Located, arrived: np.ndarray, embedder: CreatureEmbedder,
              profile: CreatureProfile) -> list[Peak]:
     """Tops for the free cells next to the ``located`` tops of a BGR ``frame`` (no bays: at most
-    ARRIVAL_NEIGHBOURS tops round them) whose centre lies on an ``arrived`` map cell
+    RIM tops round them) whose centre lies on an ``arrived`` map cell
     (``vision.bare_table.BareTable.arrived``: a still spot unlike the bare table it was) and that
     look like your set's tops, plain or else turned (ARRIVAL_TURNS). The tile map's colour of such
     a top counts only where its patch looks like a top (else the creature read decides)."""
@@ -207,7 +211,7 @@ def arrivals(frame: np.ndarray, located: Located, arrived: np.ndarray, embedder:
         return []
     taken = {tile.cell for tile in located.tiles}
     free = {cell for tile in located.tiles for cell in neighbours(tile.cell) if cell not in taken}
-    open_cells = sorted(cell for cell in free if sum(n in taken for n in neighbours(cell)) <= ARRIVAL_NEIGHBOURS)
+    open_cells = sorted(cell for cell in free if _on_rim(cell, taken))
     cells = np.array(open_cells, np.float64).reshape(-1, 2)
     rows, cols = arrived.shape
     centres = lattice.pixels(cells)
