@@ -127,6 +127,7 @@ def watch(referee: Referee, shots: Iterable[Shot], camera: Camera, truth: Sequen
     plies = [0] + [i + 1 for i, move in enumerate(truth) if not move.is_pass]  # moves made by each position
     teach = getattr(camera, "learn", None) if learn else None
     expect = getattr(camera, "expect", None)
+    look_past = getattr(camera, "look_past", None) if learn else None
     if expect is not None:
         expect(referee.record.game_type.bugs)  # as ``hivecam referee`` and the page tell vision
     position, previous = -1, None
@@ -158,6 +159,8 @@ def watch(referee: Referee, shots: Iterable[Shot], camera: Camera, truth: Sequen
         run.events += events + answered
         if teach is not None and any(e.kind == "move" for e in events + answered):
             teach(referee.identified())
+            if look_past is not None:
+                look_past(referee.explained_away())
     return run
 
 

@@ -184,6 +184,10 @@ class RenderedCamera:
         """Let the detector learn the set from the tops a game record names (``Referee.identified``)."""
         self.detector.learn(tops)
 
+    def look_past(self, points: Sequence[tuple[float, float]]) -> None:
+        """Let the detector take tops the record has no piece for as the table (``Referee.explained_away``)."""
+        self.detector.look_past(points)
+
     def _path(self, before: Stacks, after: Stacks) -> _Path | None:
         """How the hand goes from ``before`` to ``after``: None if no piece moved."""
         moved = _moved(before, after)

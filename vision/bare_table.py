@@ -6,10 +6,12 @@ wood's grey) is the table's print or grain taken for a tile, not a tile. A spot 
 bare only where the tile map was sure of it: no top near, no centre heat, table all round,
 nothing moving, nothing over the hive; or, where a new game is about to begin on it (the table
 then holds no tile: ``seen_bare``), anywhere, so that a mat's logo the map takes for tiles is not
-the game's first tile. Spots never seen bare, and spots whose light has changed since, prove
-nothing either way. The other way round, a still spot that a hand has just passed over since it
-lay bare, and that now looks otherwise, holds something put there: a tile the map does not see
-(``arrived``). A lamp switched on, with no hand, puts nothing anywhere; nor does a camera moved.
+the game's first tile; or where the game record has no piece for a top the map found
+(``print_at``: the table seen through a hole of the hive, a cloth's flower beside a move). Spots
+never seen bare, and spots whose light has changed since, prove nothing either way. The other
+way round, a still spot that a hand has just passed over since it lay bare, and that now looks
+otherwise, holds something put there: a tile the map does not see (``arrived``). A lamp switched
+on, with no hand, puts nothing anywhere; nor does a camera moved.
 """
 
 from __future__ import annotations
@@ -67,6 +69,13 @@ class BareTable:
         bare = where & ~_near(where.shape, tiles, pitch)
         self._known(colour)[bare] = colour[bare]
         self._handled_map(bare.shape)[bare] = -np.inf
+
+    def print_at(self, colour: np.ndarray, centres: Sequence, pitch: float) -> None:
+        """Remember the spots of ``colour`` (the motion map's) round ``centres`` (frame pixels,
+        tiles ``pitch`` apart) as the table's own look: tops the map found there are its print."""
+        where = _near(colour.shape, centres, pitch, SPOT_REACH)
+        self._known(colour)[where] = colour[where]
+        self._handled_map(where.shape)[where] = -np.inf
 
     def take_in(self, moved: np.ndarray) -> None:
         """Take in which cells of a frame ``moved`` since the last: where NEW_VIEW of them did, the
@@ -129,10 +138,10 @@ class BareTable:
         return still & (known_share >= KNOWN_SHARE) & (changed_share >= CHANGED_SHARE * np.maximum(known_share, 1e-6))
 
 
-def _near(shape: tuple[int, ...], centres: Sequence, pitch: float) -> np.ndarray:
-    """The map cells (of a map ``shape``) within CLEARANCE pitches of any of ``centres`` (frame pixels)."""
+def _near(shape: tuple[int, ...], centres: Sequence, pitch: float, reach: float = CLEARANCE) -> np.ndarray:
+    """The map cells (of a map ``shape``) within ``reach`` pitches of any of ``centres`` (frame pixels)."""
     near = np.zeros(shape[:2], np.uint8)
-    radius = int(np.ceil(CLEARANCE * pitch / STRIDE))
+    radius = int(np.ceil(reach * pitch / STRIDE))
     for x, y in np.round(cell_of(np.array(centres, float).reshape(-1, 2))).astype(int):
         cv2.circle(near, (int(x), int(y)), radius, 1, -1)
     return near.astype(bool)

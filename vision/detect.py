@@ -195,6 +195,15 @@ class Detector:
         self._bare_next = tuple(tiles)
         self.quiet.forget()
 
+    def look_past(self, points: Sequence[tuple[float, float]]) -> None:
+        """Take the tops last seen at ``points`` (frame pixels) for the table: the game record has
+        no piece there (``Referee.explained_away``: the table seen through a hole of the hive, a
+        cloth's flower beside a move). Tops found there are looked past while their spots look as
+        they do now; a tile put there changes the look."""
+        if points and self.motion.colour is not None:
+            self.bare.print_at(self.motion.colour, points, self._pitch)
+            self.quiet.forget()
+
     def detect(self, frame: np.ndarray, timestamp: float = 0.0) -> Observation:
         """The observation of one BGR frame, read as the lens shows it: with intrinsics, the hive's
         lattice is bent through the lens (a frame resampled to a pinhole view loses a wide lens's

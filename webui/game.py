@@ -107,6 +107,12 @@ class GameService:
         with self._lock:
             return self.referee.identified()
 
+    def explained_away(self) -> list[tuple[float, float]]:
+        """Where the camera's last steady view saw tiles the record took for the table
+        (``Referee.explained_away``)."""
+        with self._lock:
+            return self.referee.explained_away()
+
     def table_position(self) -> TablePosition:
         """The position on the table in the camera's last steady view, with its questions;
         ``ValueError`` before the camera has shown one."""

@@ -38,6 +38,7 @@ log = logging.getLogger("hivecam.live")
 Recognise = Callable[[np.ndarray, float], Observation]
 Learn = Callable[[list[tuple[tuple[float, float], Piece]]], None]
 Glare = Callable[[], list[tuple[float, float]]]
+LookPast = Callable[[list[tuple[float, float]]], None]
 Expect = Callable[[Collection[Bug]], None]
 BACKOFF_SECONDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 PREVIEW_WIDTH = 640
@@ -95,16 +96,19 @@ class LiveLoop:
 
     def __init__(self, source: Any, recognise: Recognise, service: GameService, learn: Learn | None = None,
                  glare: Glare | None = None, look_through: Callable[[View], None] | None = None,
-                 darker: DarkerReader | None = None, expect: Expect | None = None) -> None:
+                 darker: DarkerReader | None = None, expect: Expect | None = None,
+                 look_past: LookPast | None = None) -> None:
         """``learn`` (e.g. ``Detector.learn``) is handed the tops the record names after each
         move recorded, whether the camera saw it or a person confirmed it; ``glare`` says where
         the last frame recognised had tops under glare (``Detector.glare``); ``look_through``
         tells the recogniser the view the camera turned to (``Detector.look_through``);
         ``darker`` (the ``Detector``) says when a darker frame would show the print of tops the last
         frame did not, and reads them from it: a camera whose exposure can be set is asked for one;
-        ``expect`` (``Detector.expect``) is told the creatures of each game before its first frame."""
+        ``expect`` (``Detector.expect``) is told the creatures of each game before its first frame;
+        ``look_past`` (``Detector.look_past``) is told, after a move recorded, where the record
+        took a tile seen for the table (``Referee.explained_away``)."""
         self.source, self.recognise, self.service, self.learn, self.glare = source, recognise, service, learn, glare
-        self.look_through, self.darker, self.expect = look_through, darker, expect
+        self.look_through, self.darker, self.expect, self.look_past = look_through, darker, expect, look_past
         self._expected: int | None = None  # the game whose creatures ``expect`` was told last
         self._darker_asked = 0  # frames recognised since a darker frame was asked for that has not come (0: none asked)
         self._zoom: Zoom | None = None  # made at the first frame; dropped if the source cannot crop
@@ -112,6 +116,7 @@ class LiveLoop:
         self._view = WHOLE  # the view of the frame recognised last
         self._passed = 0  # frames of another view passed over since a view was asked for
         self._learnt: tuple[int, int] | None = None  # the game and move count learnt from last
+        self._looked_past: tuple[int, int] | None = None  # ... and told ``look_past`` of last
         self._stop = threading.Event()
         self._ready = threading.Condition()
         self._latest: tuple[int, np.ndarray, int, float, View, float] | None = None  # (number, frame, game,
@@ -315,17 +320,22 @@ class LiveLoop:
             self._expected = game_id
 
     def _learn(self) -> None:
-        """Hand ``learn`` the tops the record names, once per move recorded (on this thread, the
-        recogniser's own); the tops are looked up only while the last move is not learnt yet."""
-        if self.learn is None:
+        """Hand ``learn`` the tops the record names, and ``look_past`` the tiles it took for the
+        table, once per move recorded (on this thread, the recogniser's own); each is looked up only
+        while the last move is not told yet."""
+        if self.learn is None and self.look_past is None:
             return
         key = self.service.record_key()
-        if key == self._learnt:
-            return
-        tops = self.service.identified()
-        if tops:
-            self.learn(tops)
-            self._learnt = key
+        if self.learn is not None and key != self._learnt:
+            tops = self.service.identified()
+            if tops:
+                self.learn(tops)
+                self._learnt = key
+        if self.look_past is not None and key != self._looked_past:
+            away = self.service.explained_away()
+            if away:
+                self.look_past(away)
+                self._looked_past = key
 
     def _frame_failed(self, number: int, error: Exception) -> None:
         """Count a frame that could not be processed; log each new kind of failure once (with

@@ -87,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
             events = referee.observe(detector.detect(frame, timestamp))
             if any(e.kind == "move" for e in events):
                 detector.learn(referee.identified())  # a second Ant is then read like the first
+                detector.look_past(referee.explained_away())  # the table seen through a hole is no tile
             for event in events:
                 line = json.dumps(event.to_dict())
                 print(line, flush=True)

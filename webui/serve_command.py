@@ -115,7 +115,7 @@ def build(args: argparse.Namespace):
     else:
         source = open_source(spec, loop=args.loop)
     live = LiveLoop(source, detector.detect, service, detector.learn, detector.glare, detector.look_through,
-                    detector, detector.expect)
+                    detector, detector.expect, detector.look_past)
     enrollment = Enrollment(args.data, live.latest_frame, detector.use_profile, live.darker_frame)
     app = create_app(service, control, live, enrollment, secure_cookies=bool(args.cert or args.behind_proxy))
     if args.behind_proxy:

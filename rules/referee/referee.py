@@ -715,6 +715,21 @@ class Referee:
             return []
         return [(tile.px, stacks[cell][-1]) for cell, tile in seen.items() if tile.px is not None]
 
+    def explained_away(self) -> list[tuple[float, float]]:
+        """Where the last steady view saw (pixels) tops at cells the record leaves empty in the view
+        it last accepted as showing the position, every piece seen in its place: the table seen
+        through a hole of the hive, or its print beside a move, taken for no tile
+        (``scene.phantom``); none while anything is pending. What the camera can learn the
+        table's look from."""
+        view, transform, accepted = self._view, self._transform, self._accepted
+        if view is None or transform is None or accepted is None or self._pending is not None:
+            return []
+        stacks = self.board.stacks()
+        if not set(stacks) <= set(accepted):  # a tile hidden, or a tall stack's top seen beside it
+            return []
+        away = set(accepted) - set(stacks)
+        return [tile.px for tile in view.tiles if tile.px is not None and transform.apply(tile.cell) in away]
+
     def pending(self) -> Pending | None:
         """What the referee waits for, and the ways out of it."""
         pending = self._pending

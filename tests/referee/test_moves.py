@@ -295,6 +295,22 @@ def test_a_tile_seen_in_a_hole_of_the_hive_is_the_table_through_it(table) -> Non
     assert [e.uhp for e in of(t.still(), "move")] == [table_uhps(t)[-1]]  # the phantom gone, nothing amiss
 
 
+def test_where_a_tile_was_taken_for_the_table_is_told_to_the_camera(table) -> None:
+    """The referee says where the camera saw the tile it left out as the table through a hole (so
+    that vision looks past it while its spot looks the same), and nothing once the view shows
+    only tiles the record has."""
+    t = table(*RING, game_type="Base")
+    hole = t.transform.apply((0, 1))
+    t.hand()
+    t.play("wG1 wS1-")
+    t.still(30, tiles=(*t.seen(), TileSighting(*hole, Colour.BLACK, Bug.GRASSHOPPER, 0.99, 1, (320.0, 240.0))))
+    assert t.referee.explained_away() == [(320.0, 240.0)]
+    t.hand()
+    t.play("bG1 \\bQ")
+    t.still()
+    assert t.referee.explained_away() == []
+
+
 @pytest.mark.parametrize("confidence, recorded", [(0.4, True), (0.99, False)])
 def test_an_unsure_tile_seen_in_a_bay_of_the_hive_is_the_table_there(table, confidence: float, recorded: bool) -> None:
     """A bay with five sides shades the table in it: read unsure there, it is taken for the table
@@ -350,5 +366,7 @@ def test_a_tile_seen_in_a_gap_open_to_the_table_is_no_phantom(table) -> None:
     assert kinds(t.turn("wG1 wS1-")) == ["move"] and uhps(t.referee)[-1] == table_uhps(t)[-1]
     gap = t.transform.apply((1, -1))  # beside White's tiles, not enclosed: a black tile there is a tile
     t.hand()
-    events = t.still(10, tiles=(*t.seen(), TileSighting(gap[0], gap[1], Colour.BLACK, Bug.GRASSHOPPER, 0.99, 1)))
+    events = t.still(10, tiles=(*t.seen(), TileSighting(gap[0], gap[1], Colour.BLACK, Bug.GRASSHOPPER, 0.99, 1,
+                                                        (320.0, 240.0))))
     assert kinds(events) == ["illegal"] and of(events, "illegal")[0].uhp.startswith("bG1")
+    assert t.referee.explained_away() == []  # a tile, not the table: the camera must go on seeing it

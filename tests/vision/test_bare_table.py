@@ -62,6 +62,21 @@ def test_an_ivory_face_as_bright_as_the_cream_wood_under_it_is_not_taken_for_tab
     assert table.shows_bare(_peak(PRINT), wood)
 
 
+def test_a_top_the_record_has_no_piece_for_is_the_table_while_its_spot_looks_the_same() -> None:
+    """The table seen through a hole of the hive, never seen bare (the map found a top there all
+    along): once the game record leaves it out, its spot as it looks now is the table's, so a top
+    found there is the table until a tile put there changes the look; spots beyond it stay unknown."""
+    table, cloth = BareTable(), _cloth()
+    table.learn(cloth, _maps(PRINT), STILL, [PRINT, TILE], PITCH)
+    assert not table.shows_bare(_peak(PRINT), cloth)
+    table.print_at(cloth, [PRINT], PITCH)
+    assert table.shows_bare(_peak(PRINT), cloth)
+    with_tile = cloth.copy()
+    with_tile[33:43, 45:56] = 235.0  # an ivory face put in the hole
+    assert not table.shows_bare(_peak(PRINT), with_tile)
+    assert not table.shows_bare(_peak(TILE), cloth)
+
+
 def test_only_spots_the_tile_map_was_sure_of_are_learnt_as_bare() -> None:
     cloth = _cloth()
     doubtful, moving, fresh = BareTable(), BareTable(), BareTable()

@@ -227,13 +227,16 @@ class RecordingService(Service):
 
     def __init__(self) -> None:
         super().__init__()
-        self.moves, self.tops = 0, []
+        self.moves, self.tops, self.away = 0, [], []
 
     def record_key(self) -> tuple:
         return 1, self.moves
 
     def identified(self) -> list:
         return list(self.tops)
+
+    def explained_away(self) -> list:
+        return list(self.away)
 
 
 def test_vision_learns_from_the_record_once_per_move_and_never_in_doubt():
@@ -252,6 +255,23 @@ def test_vision_learns_from_the_record_once_per_move_and_never_in_doubt():
     wait_for(lambda: loop.frames_processed > seen + 3, 5, "more frames of the same position")
     loop.stop()
     assert learnt == [queen, service.tops]
+
+
+def test_vision_is_told_once_per_move_where_the_record_took_a_tile_for_the_table():
+    """A move recorded with the table seen through a hole of the hive left out: vision is told
+    where (``look_past``) once, and the tops of that view are not learnt (they are not all pieces)."""
+    service, camera, learnt, told = RecordingService(), Camera().open(), [], []
+    loop = LiveLoop(camera, slow_recognise, service, learnt.append, look_past=told.append).start()
+    wait_for(lambda: loop.frames_processed >= 2, 5, "first frames")
+    service.moves, service.away = 1, [(50.0, 60.0)]
+    wait_for(lambda: len(told) == 1, 5, "the hole told")
+    seen = loop.frames_processed
+    wait_for(lambda: loop.frames_processed > seen + 3, 5, "more frames of the same position")
+    service.moves, service.away = 2, []
+    seen = loop.frames_processed
+    wait_for(lambda: loop.frames_processed > seen + 3, 5, "the next move's frames")
+    loop.stop()
+    assert told == [[(50.0, 60.0)]] and learnt == []
 
 
 def test_the_service_names_the_tops_of_the_recorded_position(service):
