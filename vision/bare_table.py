@@ -73,9 +73,7 @@ class BareTable:
     def print_at(self, colour: np.ndarray, centres: Sequence, pitch: float) -> None:
         """Remember the spots of ``colour`` (the motion map's) round ``centres`` (frame pixels,
         tiles ``pitch`` apart) as the table's own look: tops the map found there are its print."""
-        where = _near(colour.shape, centres, pitch, SPOT_REACH)
-        self._known(colour)[where] = colour[where]
-        self._handled_map(where.shape)[where] = -np.inf
+        self.seen_bare(colour, _near(colour.shape, centres, pitch, SPOT_REACH))
 
     def take_in(self, moved: np.ndarray) -> None:
         """Take in which cells of a frame ``moved`` since the last: where NEW_VIEW of them did, the

@@ -321,8 +321,8 @@ class LiveLoop:
 
     def _learn(self) -> None:
         """Hand ``learn`` the tops the record names, and ``look_past`` the tiles it took for the
-        table, once per move recorded (on this thread, the recogniser's own); each is looked up only
-        while the last move is not told yet."""
+        table, once per move recorded (on this thread, the recogniser's own); the tops are looked up
+        only while the last move is not learnt yet (the view may not show a confirmed move yet)."""
         if self.learn is None and self.look_past is None:
             return
         key = self.service.record_key()
@@ -332,10 +332,10 @@ class LiveLoop:
                 self.learn(tops)
                 self._learnt = key
         if self.look_past is not None and key != self._looked_past:
-            away = self.service.explained_away()
+            away = self.service.explained_away()  # settled with the move: told once, whether or not any
             if away:
                 self.look_past(away)
-                self._looked_past = key
+            self._looked_past = key
 
     def _frame_failed(self, number: int, error: Exception) -> None:
         """Count a frame that could not be processed; log each new kind of failure once (with

@@ -20,7 +20,7 @@ from ..move import PASS, GameState, Move, Outcome, Termination
 from ..explain import Rule, Violation, why_illegal
 from ..gametype import GameType, RuleOptions
 from ..hexgrid import Hex
-from ..observation import Observation
+from ..observation import Observation, TileSighting
 from ..pieces import Colour, Piece
 from ..record import GameRecord, IllegalAttempt, Mark
 from ..rulebook import citation
@@ -706,11 +706,7 @@ class Referee:
         piece the record puts there: while that view shows the recorded position cell for
         cell (whatever its tiles were read as) and nothing is pending; else none. What the
         camera can learn the set from."""
-        view, transform = self._view, self._transform
-        if view is None or transform is None or self._pending is not None:
-            return []
-        stacks = self.board.stacks()
-        seen = {transform.apply(tile.cell): tile for tile in view.tiles}
+        seen, stacks = self._last_seen(), self.board.stacks()
         if set(seen) != set(stacks):
             return []
         return [(tile.px, stacks[cell][-1]) for cell, tile in seen.items() if tile.px is not None]
@@ -721,14 +717,18 @@ class Referee:
         through a hole of the hive, or its print beside a move, taken for no tile
         (``scene.phantom``); none while anything is pending. What the camera can learn the
         table's look from."""
-        view, transform, accepted = self._view, self._transform, self._accepted
-        if view is None or transform is None or accepted is None or self._pending is not None:
-            return []
-        stacks = self.board.stacks()
-        if not set(stacks) <= set(accepted):  # a tile hidden, or a tall stack's top seen beside it
+        accepted, stacks = self._accepted, self.board.stacks()
+        if accepted is None or not set(stacks) <= set(accepted):  # a tile hidden, or a tall stack's top beside it
             return []
         away = set(accepted) - set(stacks)
-        return [tile.px for tile in view.tiles if tile.px is not None and transform.apply(tile.cell) in away]
+        return [tile.px for cell, tile in self._last_seen().items() if tile.px is not None and cell in away]
+
+    def _last_seen(self) -> dict[Hex, TileSighting]:
+        """The tiles of the last steady view by cell (game coordinates); none while anything is pending."""
+        view, transform = self._view, self._transform
+        if view is None or transform is None or self._pending is not None:
+            return {}
+        return {transform.apply(tile.cell): tile for tile in view.tiles}
 
     def pending(self) -> Pending | None:
         """What the referee waits for, and the ways out of it."""

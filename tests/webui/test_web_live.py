@@ -263,7 +263,8 @@ def test_vision_is_told_once_per_move_where_the_record_took_a_tile_for_the_table
     service, camera, learnt, told = RecordingService(), Camera().open(), [], []
     loop = LiveLoop(camera, slow_recognise, service, learnt.append, look_past=told.append).start()
     wait_for(lambda: loop.frames_processed >= 2, 5, "first frames")
-    service.moves, service.away = 1, [(50.0, 60.0)]
+    service.away = [(50.0, 60.0)]
+    service.moves = 1  # after the hole: the move and what it took for the table come together
     wait_for(lambda: len(told) == 1, 5, "the hole told")
     seen = loop.frames_processed
     wait_for(lambda: loop.frames_processed > seen + 3, 5, "more frames of the same position")
