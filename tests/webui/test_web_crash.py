@@ -16,7 +16,9 @@ def test_kill_9_then_restart_continues_the_game(tmp_path):
         process.wait(10)
     seen = [m["uhp"] for m in state["moves"]]  # every move a page had been shown before the kill
 
-    process, base = start_server(tmp_path, "--source", "demo", "--demo-speed", "3")
+    # The demo plays in wall-clock time and starts a new game when it loops; at full speed the
+    # 17 moves left take about 50 s, so a slow machine cannot see it loop before 3 more moves.
+    process, base = start_server(tmp_path, "--source", "demo", "--demo-speed", "1")
     try:
         after = get_json(base + "/api/state")
         assert after["game_id"] == state["game_id"]
