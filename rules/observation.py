@@ -18,7 +18,9 @@ from .pieces import Bug, Colour
 
 @dataclass(frozen=True)
 class TileSighting:
-    """The top of one stack as seen: where, whose, which creature, and how sure."""
+    """The top of one stack as seen: where, whose, which creature, and how sure; ``unplaced``:
+    first seen after the last hand's visit at a spot that looks as it did before (no hand put it
+    there: the table's print, or a tile missed till now)."""
 
     q: int
     r: int
@@ -27,6 +29,7 @@ class TileSighting:
     confidence: float = 1.0
     height_hint: int = 1
     px: tuple[float, float] | None = None
+    unplaced: bool = False
 
     @property
     def cell(self) -> tuple[int, int]:
@@ -39,6 +42,8 @@ class TileSighting:
         }
         if self.px is not None:
             data["px"] = [round(float(self.px[0]), 1), round(float(self.px[1]), 1)]
+        if self.unplaced:
+            data["unplaced"] = True
         return data
 
     @classmethod
@@ -50,6 +55,7 @@ class TileSighting:
                 bug=Bug(data["bug"]), confidence=float(data.get("confidence", 1.0)),
                 height_hint=int(data.get("height_hint", 1)),
                 px=(float(px[0]), float(px[1])) if px is not None else None,
+                unplaced=_flag(data.get("unplaced", False)),
             )
         except (KeyError, ValueError, TypeError, IndexError) as exc:
             raise ValueError(f"malformed tile sighting {data!r}: {exc}") from exc
@@ -77,3 +83,10 @@ class Observation:
             occluded=bool(data.get("occluded", False)),
             timestamp=float(data.get("timestamp", 0.0)),
         )
+
+
+def _flag(value: Any) -> bool:
+    """A JSON boolean (a string such as "false" is no flag)."""
+    if not isinstance(value, bool):
+        raise ValueError(f"not a boolean: {value!r}")
+    return value

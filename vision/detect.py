@@ -12,7 +12,8 @@ is flagged ``occluded`` instead of being reported as a (wrong) board when a hand
 lies on or next to the hive. ``learn`` adds the tops a game record names to the profile's
 examples as play goes on; ``read_darker`` reads the tops whose print glare washed out from a
 darker frame of the same view (``vision.glare``). A still view whose reads have agreed is not read
-again until something in it changes (``vision.quiet``).
+again until something in it changes (``vision.quiet``). A top first seen after a hand's visit
+at a spot that looks as it did before says so (``vision.hand_visit``: no hand put it there).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from vision.creatures import CreatureEmbedder, turned
 from vision.doubts import FAINT_TOP, arrivals, bridges, confirmed, crowded, first_top, holes, unlike
 from vision.features import rectified_crop
 from vision.glare import clipped, glared
+from vision.hand_visit import HandVisits
 from vision.lattice import basis_pitch
 from vision.locate import Located, LocatedTile, place_tops
 from vision.motion import MotionMap, touching
@@ -65,8 +67,9 @@ WHITE_CLASSES = np.array([colour is Colour.WHITE for colour, _ in CLASSES])
 @dataclass(frozen=True)
 class _Reading:
     """How one frame's located tops were read: (T, classes) weights, (T,) which are guesses (no
-    print showed), whether a hand hid the hive then, and (T,) which tops a darker frame may show
-    better (the guesses, and tops whose print glare clips in part)."""
+    print showed), whether a hand hid the hive then, (T,) which tops a darker frame may show
+    better (the guesses, and tops whose print glare clips in part), and (T,) which were first seen
+    after the last hand's visit at spots it left as they were (``vision.hand_visit``)."""
 
     tiles: list[LocatedTile]
     weights: np.ndarray
@@ -74,6 +77,7 @@ class _Reading:
     occluded: bool
     timestamp: float
     for_darker: np.ndarray
+    unplaced: np.ndarray
 
     def guesses(self) -> list[tuple[float, float]]:
         """Where (frame pixels) the tops read as guesses lie."""
@@ -84,8 +88,8 @@ class _Reading:
         set has)."""
         reads = assign(self.weights, self.guessed, creatures)
         sightings = [TileSighting(tile.cell[0], tile.cell[1], colour, bug, confidence, tile.level,
-                                  (float(tile.centre[0]), float(tile.centre[1])))
-                     for tile, (colour, bug, confidence) in zip(self.tiles, reads)]
+                                  (float(tile.centre[0]), float(tile.centre[1])), bool(unplaced))
+                     for tile, (colour, bug, confidence), unplaced in zip(self.tiles, reads, self.unplaced)]
         return Observation(tuple(sorted(sightings, key=lambda s: (s.r, s.q))), self.occluded, self.timestamp)
 
 
@@ -160,6 +164,7 @@ class Detector:
         self._reading: _Reading | None = None  # how the last frame's tops were read
         self.still = StillSpots()
         self.bare = BareTable()
+        self.visits = HandVisits()
         self.tiny = TinyTiles()
         self._bare_next: tuple[tuple[float, float], ...] | None = None  # told by ``table_bare``, not yet seen
         self._pitch = SMALL_PITCH  # the tiles' spacing (frame pixels) in the last frame that located any
@@ -199,9 +204,11 @@ class Detector:
         """Take the tops last seen at ``points`` (frame pixels) for the table: the game record has
         no piece there (``Referee.explained_away``: the table seen through a hole of the hive, a
         cloth's flower beside a move). Tops found there are looked past while their spots look as
-        they do now; a tile put there changes the look."""
+        they do now, and are not remembered as still tops through the next hand; a tile put there
+        changes the look."""
         if points and self.motion.colour is not None:
             self.bare.print_at(self.motion.colour, points, self._pitch)
+            self.still.forget_at([np.asarray(point, float) for point in points])
             self.quiet.forget()
 
     def detect(self, frame: np.ndarray, timestamp: float = 0.0) -> Observation:
@@ -235,6 +242,11 @@ class Detector:
         if occluded and not moved.all():  # a hand by the hive (not a scene's first frame)
             self.bare.handled(moved)
         pitch = pitch_px(located)
+        unplaced = np.zeros(len(located.tiles), bool)
+        if cells is not None:
+            centres = [tile.centre for tile in located.tiles]
+            self.visits.see(cells, occluded, centres)
+            unplaced = self.visits.unplaced(cells, centres, pitch)
         if located.tiles:
             self._pitch = pitch
             self._held = self._held if occluded else replace(located, tiles=[])
@@ -244,7 +256,7 @@ class Detector:
         if self.light is not None:
             self.light.learn(captured, located.maps.not_table().astype(np.uint8), occluded)
         for_darker = guessed | _clipped(captured, located.tiles)
-        self._reading = _Reading(located.tiles, weights, guessed, occluded, timestamp, for_darker)
+        self._reading = _Reading(located.tiles, weights, guessed, occluded, timestamp, for_darker, unplaced)
         observation = self._reading.observation(self.creatures)
         self._last = captured, observation
         if cells is not None:

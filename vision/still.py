@@ -19,6 +19,7 @@ gets a fresh view only every ``REVIEW_EVERY`` frames (a still board costs little
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Sequence
 
 import numpy as np
 
@@ -159,6 +160,16 @@ class StillSpots:
         if spot is None or distance > MATCH * spot.peak.pitch:
             return None
         return np.vstack(spot.views), spot.crop
+
+    def forget_at(self, centres: Sequence[np.ndarray]) -> None:
+        """Forget the tops at ``centres`` (frame pixels): they were the table's print, not tiles
+        (``Detector.look_past``), and are not remembered through the next hand that passes."""
+        def apart(peak: Peak) -> bool:
+            return not any(_near(peak, np.asarray(centre, float)) for centre in centres)
+
+        self._spots = [s for s in self._spots if apart(s.peak)]
+        self._reported = {key: s for key, s in self._reported.items() if apart(s.peak)}
+        self._vouched = [p for p in self._vouched if apart(p)]
 
     def forget_reads(self, darker: bool = False) -> None:
         """Read every top afresh on the next frame (the profile changed; with ``darker``, to another

@@ -182,7 +182,8 @@ class Referee:
 
     def _rule(self, scene: Scene, since: float) -> list[Event]:
         self._deferred = None
-        verdict = judge(self.board, scene, self._accepted, self._transform, self.config.allow_mirror)
+        verdict = self._past_unplaced(scene) or judge(self.board, scene, self._accepted, self._transform,
+                                                        self.config.allow_mirror)
         if self._carried is not None and isinstance(verdict, Explained):
             verdict = self._as_carried(verdict)
             if self._second_look_differs(verdict):
@@ -235,6 +236,19 @@ class Referee:
         if not chosen.moves:
             return [TakebackEvent(self._time, len(self.record.moves))] if pending else []
         return self._play(chosen.moves, since)
+
+    def _past_unplaced(self, scene: Scene) -> Explained | None:
+        """The view explained strictly without its tops that no hand put there (first seen after
+        the last hand's visit, their spots as before it: the table's print that the tile map took
+        for a top once a tile lay beside it, a cloth's flower), if that explains it. Accepted with
+        the view, they are named by ``explained_away`` after the move. A tile laid earlier and
+        missed till now explains nothing so: the moves since are the other side's."""
+        if not any(read.unplaced for read in scene.values()):
+            return None
+        placed = {cell: read for cell, read in scene.items() if not read.unplaced}
+        verdict = judge(self.board, placed, self._accepted, self._transform, self.config.allow_mirror)
+        strict = tuple(e for e in verdict.candidates if not e.lenient) if isinstance(verdict, Explained) else ()
+        return Explained(strict) if strict else None
 
     def _one_move_for_one_hand(self, scene: Scene) -> tuple[Explanation, ...] | None:
         """For a view that only more than ``MOST_AT_ONCE`` moves explain strictly, after one hand
@@ -715,8 +729,8 @@ class Referee:
         """Where the last steady view saw (pixels) tops at cells the record leaves empty in the view
         it last accepted as showing the position, every piece seen in its place: the table seen
         through a hole of the hive, or its print beside a move, taken for no tile
-        (``scene.phantom``); none while anything is pending. What the camera can learn the
-        table's look from."""
+        (``scene.phantom``, ``_past_unplaced``); none while anything is pending. What the camera
+        can learn the table's look from."""
         accepted, stacks = self._accepted, self.board.stacks()
         if accepted is None or not set(stacks) <= set(accepted):  # a tile hidden, or a tall stack's top beside it
             return []

@@ -22,12 +22,13 @@ BAY_SIDES = 5  # neighbours of a bay in the hive where an unsure read may be the
 
 @dataclass(frozen=True)
 class Read:
-    """What one tile was read as, whether the read is sure enough to rely on, and the
-    camera's guess of the stack's height."""
+    """What one tile was read as, whether the read is sure enough to rely on, the camera's
+    guess of the stack's height, and whether no hand put it there (``TileSighting.unplaced``)."""
 
     label: Label
     sure: bool
     height: int = 1
+    unplaced: bool = False
 
 
 Scene = dict[Hex, Read]
@@ -39,7 +40,8 @@ def scene_of(observation: Observation, min_confidence: float) -> Scene:
     for tile in observation.tiles:
         if tile.cell in scene:
             raise ValueError(f"observation at t={observation.timestamp} has two tiles at {tile.cell}")
-        scene[tile.cell] = Read((tile.colour, tile.bug), tile.confidence >= min_confidence, tile.height_hint)
+        scene[tile.cell] = Read((tile.colour, tile.bug), tile.confidence >= min_confidence, tile.height_hint,
+                                tile.unplaced)
     return scene
 
 

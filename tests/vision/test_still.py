@@ -248,3 +248,15 @@ def test_a_still_tops_read_from_a_darker_frame_stands_until_it_moves_and_is_trie
     spots.keep_darker(A, lit)
     spots.forget_reads(darker=True)  # another set enrolled
     assert spots.darker_read(A) is None and not spots.tried_darker(A)
+
+
+def test_a_top_taken_for_the_table_is_not_remembered_through_the_next_hand() -> None:
+    """B, a cloth's flower the game record left out (``Detector.look_past``), is forgotten: a hand
+    passing by with the map finding it faintly does not bring it back from memory; A stays."""
+    spots = StillSpots()
+    colour = _frame(90)
+    spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool), colour)
+    spots.settle([_peak(A), _peak(B, heat=0.3)], STILL, colour)
+    spots.forget_at([B + 2.0])
+    spots.settle([_peak(A), _peak(B, heat=0.3)], _moved_at(B), colour)
+    assert _centres(spots.settle([_peak(A), _peak(B, heat=0.3)], STILL, colour)) == [(400, 300)]
