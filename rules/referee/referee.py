@@ -110,6 +110,7 @@ class Referee:
                                       self.config.min_confidence)
         self._transform: Transform | None = None
         self._accepted: dict[Hex, Label] | None = None  # last view known to show the position
+        self._printed: set[Hex] = set()  # cells whose table's print was taken for a tile (``explained_away``)
         self._pending: _Pending | None = None
         self._judged: Signature | None = None  # signature of the last steady view judged
         self._retry_at: float | None = None  # when to judge the judged view again (misread, unsure read)
@@ -235,19 +236,28 @@ class Referee:
         self._note_visit(changed=bool(chosen.moves or pending))
         if not chosen.moves:
             return [TakebackEvent(self._time, len(self.record.moves))] if pending else []
-        return self._play(chosen.moves, since)
+        events = self._play(chosen.moves, since)
+        self._printed |= self._table_cells()
+        return events
 
     def _past_unplaced(self, scene: Scene) -> Explained | None:
         """The view explained strictly without its tops that no hand put there (first seen after
         the last hand's visit, their spots as before it: the table's print that the tile map took
-        for a top once a tile lay beside it, a cloth's flower), if that explains it. Accepted with
-        the view, they are named by ``explained_away`` after the move. A tile laid earlier and
-        missed till now explains nothing so: the moves since are the other side's."""
-        if not any(read.unplaced for read in scene.values()):
+        for a top once a tile lay beside it, a cloth's flower), nor, where at least one move does
+        explain it, its new tops where the record took the table's print for a tile before (the
+        print's look changed as a tile beside it left), if that explains it. Accepted with the view,
+        they are named by ``explained_away`` after the move. A tile laid earlier and missed till
+        now explains nothing so: the moves since are the other side's."""
+        transform = self._transform
+        printed = set() if transform is None else {
+            cell for cell in scene if transform.apply(cell) in self._printed and self.board.top(transform.apply(cell)) is None}
+        unplaced = {cell for cell, read in scene.items() if read.unplaced}
+        if not printed | unplaced:
             return None
-        placed = {cell: read for cell, read in scene.items() if not read.unplaced}
-        verdict = judge(self.board, placed, self._accepted, self._transform, self.config.allow_mirror)
-        strict = tuple(e for e in verdict.candidates if not e.lenient) if isinstance(verdict, Explained) else ()
+        placed = {cell: read for cell, read in scene.items() if cell not in printed | unplaced}
+        verdict = judge(self.board, placed, self._accepted, transform, self.config.allow_mirror)
+        strict = tuple(e for e in verdict.candidates if not e.lenient and (e.moves or printed <= unplaced)
+                       ) if isinstance(verdict, Explained) else ()
         return Explained(strict) if strict else None
 
     def _one_move_for_one_hand(self, scene: Scene) -> tuple[Explanation, ...] | None:
@@ -731,11 +741,16 @@ class Referee:
         through a hole of the hive, or its print beside a move, taken for no tile
         (``scene.phantom``, ``_past_unplaced``); none while anything is pending. What the camera
         can learn the table's look from."""
-        accepted, stacks = self._accepted, self.board.stacks()
-        if accepted is None or not set(stacks) <= set(accepted):  # a tile hidden, or a tall stack's top beside it
-            return []
-        away = set(accepted) - set(stacks)
+        away = self._table_cells()
         return [tile.px for cell, tile in self._last_seen().items() if tile.px is not None and cell in away]
+
+    def _table_cells(self) -> set[Hex]:
+        """The cells (game coordinates) where the view last accepted shows tops the record leaves
+        out, every piece seen in its place (none else: a tile hidden, or a tall stack's top beside it)."""
+        accepted, stacks = self._accepted, self.board.stacks()
+        if accepted is None or not set(stacks) <= set(accepted):
+            return set()
+        return set(accepted) - set(stacks)
 
     def _last_seen(self) -> dict[Hex, TileSighting]:
         """The tiles of the last steady view by cell (game coordinates); none while anything is pending."""
@@ -776,6 +791,8 @@ class Referee:
         return self.record.result.is_over
 
     def _accept(self, scene: Scene, transform: Transform) -> None:
+        if transform != self._transform:
+            self._printed = set()  # the hive moved on the table, or the camera: the print lies elsewhere
         self._transform, self._between = transform, []
         self._accepted = labels(moved(scene, transform))
 

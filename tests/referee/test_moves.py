@@ -354,6 +354,25 @@ def test_a_sure_tile_no_hand_put_there_is_no_move_of_the_visit(table, unplaced: 
     assert t.referee.explained_away() == ([(320.0, 240.0)] if unplaced else [])
 
 
+def test_a_print_once_taken_for_a_tile_is_left_out_again_beside_a_move(table) -> None:
+    """The flower above, once left out, shows again read surely as a Grasshopper and not marked
+    (its look changed as a tile beside it moved): beside a legal move it is left out again; a
+    tile moved onto it alone is a move there."""
+    t = table(*OPENING, config=RefereeConfig(stable_seconds=0.3, misread_after_seconds=0.5))
+    t.hand()
+    t.play("wA1 -wQ", "bA1 bQ-")
+    spot = t.transform.apply((-1, 1))
+    t.still(10, tiles=(*t.seen(), TileSighting(*spot, Colour.BLACK, Bug.ANT, 0.66, 1, (320.0, 240.0), True)))
+    t.hand()
+    t.play("wA1 wG1\\")
+    events = t.still(10, tiles=(*t.seen(), TileSighting(*spot, Colour.BLACK, Bug.GRASSHOPPER, 0.92, 1, (321.0, 240.0))))
+    assert kinds(events) == ["move"] and uhps(t.referee)[-1] == "wA1 wG1\\"
+    t.hand()
+    t.play("bA1 -wA1")
+    assert t.board.position_of(Piece.parse("bA1")) == (-1, 1)
+    assert [e.uhp for e in of(t.still(10), "move")] == ["bA1 -wA1"]
+
+
 @pytest.mark.parametrize("marked", [True, False])
 def test_a_tile_laid_before_and_missed_is_not_taken_for_the_tables_print(table, marked: bool) -> None:
     """White's Ant laid with no hand seen and not found, then Black's Ant laid on the next visit:
