@@ -245,12 +245,11 @@ class Referee:
         the last hand's visit, their spots as before it: the table's print that the tile map took
         for a top once a tile lay beside it, a cloth's flower), nor, where at least one move does
         explain it, its new tops where the record took the table's print for a tile before (the
-        print's look changed as a tile beside it left), if that explains it. Accepted with the view,
-        they are named by ``explained_away`` after the move. A tile laid earlier and missed till
-        now explains nothing so: the moves since are the other side's."""
+        print's look changed as a tile beside it moved), if that explains it. Accepted with the
+        view, they are named by ``explained_away`` after the move. A tile laid earlier and missed
+        till now explains nothing so: the moves since are the other side's."""
         transform = self._transform
-        printed = set() if transform is None else {
-            cell for cell in scene if transform.apply(cell) in self._printed and self.board.top(transform.apply(cell)) is None}
+        printed = set() if transform is None else {cell for cell in scene if self._on_print(transform.apply(cell))}
         unplaced = {cell for cell, read in scene.items() if read.unplaced}
         if not printed | unplaced:
             return None
@@ -259,6 +258,11 @@ class Referee:
         strict = tuple(e for e in verdict.candidates if not e.lenient and (e.moves or printed <= unplaced)
                        ) if isinstance(verdict, Explained) else ()
         return Explained(strict) if strict else None
+
+    def _on_print(self, cell: Hex) -> bool:
+        """Whether the table's print at ``cell`` (game coordinates) was taken for a tile before,
+        and no piece lies there now."""
+        return cell in self._printed and self.board.top(cell) is None
 
     def _one_move_for_one_hand(self, scene: Scene) -> tuple[Explanation, ...] | None:
         """For a view that only more than ``MOST_AT_ONCE`` moves explain strictly, after one hand
