@@ -245,7 +245,7 @@ class Detector:
         unplaced = np.zeros(len(located.tiles), bool)
         if cells is not None:
             centres = [tile.centre for tile in located.tiles]
-            self.visits.see(cells, occluded, centres)
+            self.visits.see(cells, occluded, not moved.any(), centres)
             unplaced = self.visits.unplaced(cells, centres, pitch)
         if located.tiles:
             self._pitch = pitch

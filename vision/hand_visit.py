@@ -25,16 +25,18 @@ class HandVisits:
     by the hive."""
 
     def __init__(self) -> None:
-        self._calm: tuple[np.ndarray, np.ndarray] | None = None  # the last frame with no hand by the hive
+        self._calm: tuple[np.ndarray, np.ndarray] | None = None  # the last still frame with no hand by the hive
         self._before: tuple[np.ndarray, np.ndarray] | None = None  # the last frame before the last hand came
         self._hand = False  # a hand by the hive on the last frame
 
-    def see(self, colour: np.ndarray, hand: bool, tops: Sequence[np.ndarray]) -> None:
-        """Take in a frame's colours (the motion map's), whether a hand was by the hive, and the
-        centres of the tops it showed (frame pixels)."""
+    def see(self, colour: np.ndarray, hand: bool, still: bool, tops: Sequence[np.ndarray]) -> None:
+        """Take in a frame's colours (the motion map's), whether a hand was by the hive, whether
+        nothing moved since the frame before, and the centres of the tops it showed (frame pixels).
+        Only a still frame is the look before a hand: a frame of a visit that the hand detection
+        missed (the hand laying the first tile, by no hive yet) moves."""
         if hand and not self._hand:
             self._before = self._calm
-        if not hand:
+        if still and not hand:
             self._calm = colour, np.array(tops, float).reshape(-1, 2)
         self._hand = hand
 

@@ -249,11 +249,13 @@ class Referee:
         view, they are named by ``explained_away`` after the move. A tile laid earlier and missed
         till now explains nothing so: the moves since are the other side's."""
         transform = self._transform
-        printed = set() if transform is None else {cell for cell in scene if self._on_print(transform.apply(cell))}
-        unplaced = {cell for cell, read in scene.items() if read.unplaced}
-        if not printed | unplaced:
+        if self._accepted is None or transform is None:  # no view shown the position yet: nothing to go by
             return None
+        printed = {cell for cell in scene if self._on_print(transform.apply(cell))}
+        unplaced = {cell for cell, read in scene.items() if read.unplaced}
         placed = {cell: read for cell, read in scene.items() if cell not in printed | unplaced}
+        if not printed | unplaced or not placed:
+            return None
         verdict = judge(self.board, placed, self._accepted, transform, self.config.allow_mirror)
         strict = tuple(e for e in verdict.candidates if not e.lenient and (e.moves or printed <= unplaced)
                        ) if isinstance(verdict, Explained) else ()

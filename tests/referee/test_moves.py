@@ -354,6 +354,18 @@ def test_a_sure_tile_no_hand_put_there_is_no_move_of_the_visit(table, unplaced: 
     assert t.referee.explained_away() == ([(320.0, 240.0)] if unplaced else [])
 
 
+def test_a_first_tile_marked_unplaced_is_still_the_first_move(table) -> None:
+    """No view has shown the position yet, so there is no before to go by: a first tile marked as
+    put there by no hand (the hand laying it flagged on some frames only) is the first move."""
+    t = table()
+    t.still()
+    t.hand()
+    t.play("wG1")
+    events = t.still(10, tiles=tuple(replace(s, unplaced=True) for s in t.seen()))
+    assert kinds(events) == ["move"] and uhps(t.referee) == ["wG1"]
+    assert t.referee.explained_away() == []
+
+
 def test_a_print_once_taken_for_a_tile_is_left_out_again_beside_a_move(table) -> None:
     """The flower above, once left out, shows again read surely as a Grasshopper and not marked
     (its look changed as a tile beside it moved): beside a legal move it is left out again; a

@@ -28,13 +28,13 @@ def _cloth() -> np.ndarray:
 
 def test_a_top_new_since_the_hand_where_the_picture_stayed_is_unplaced_and_one_laid_is_not() -> None:
     visits, cloth = HandVisits(), _cloth()
-    visits.see(cloth, False, [OLD])
+    visits.see(cloth, False, True, [OLD])
     assert not visits.unplaced(cloth, [FLOWER, TILE, OLD], PITCH).any()  # no hand has come yet: nothing to tell
-    visits.see(cloth * 0.3, True, [])  # the hand over the table
+    visits.see(cloth * 0.3, True, False, [])  # the hand over the table
     assert not visits.unplaced(cloth, [FLOWER], PITCH).any()  # ... and while it is by
     after = cloth + MOTION_LEVEL / 2  # sensor noise
     after[35:40, 97:104] = 230.0  # an ivory face laid where the tile now lies
-    visits.see(after, False, [FLOWER, TILE, OLD])
+    visits.see(after, False, True, [FLOWER, TILE, OLD])
     assert visits.unplaced(after, [FLOWER, TILE, OLD + 5.0], PITCH).tolist() == [True, False, False]
 
 
@@ -42,12 +42,27 @@ def test_the_look_before_is_that_of_the_last_frame_before_the_hand() -> None:
     """A shadow that crept over the flower long before the hand came changes nothing: the look
     compared is the one just before the visit, not the first."""
     visits, cloth = HandVisits(), _cloth()
-    visits.see(cloth, False, [])
+    visits.see(cloth, False, True, [])
     shaded = cloth - 3 * MOTION_LEVEL
-    visits.see(shaded, False, [])
-    visits.see(cloth, True, [])
-    visits.see(shaded, False, [FLOWER])
+    visits.see(shaded, False, True, [])
+    visits.see(cloth, True, False, [])
+    visits.see(shaded, False, True, [FLOWER])
     assert visits.unplaced(shaded, [FLOWER], PITCH).tolist() == [True]
+
+
+def test_a_moving_frame_the_hand_detection_missed_is_not_the_look_before() -> None:
+    """The hand laying the first tile (no hive yet to be by) is flagged on some frames only: the
+    frame between, with the tile already down, moves, so the look before stays the bare table's
+    and the tile is not taken for one no hand put there."""
+    visits, cloth = HandVisits(), _cloth()
+    visits.see(cloth, False, True, [])
+    visits.see(cloth * 0.3, True, False, [])
+    laid = cloth.copy()
+    laid[35:40, 47:54] = 230.0  # the tile down at FLOWER, the hand just off it, unflagged
+    visits.see(laid, False, False, [FLOWER])
+    visits.see(laid * 0.3, True, False, [])
+    visits.see(laid, False, True, [FLOWER])
+    assert visits.unplaced(laid, [FLOWER], PITCH).tolist() == [False]
 
 
 class _BlindUntil:
