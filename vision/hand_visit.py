@@ -3,7 +3,7 @@ still looks the same.
 
 A hand that lays or moves a tile changes the picture where the tile lands. So a top seen after
 the hand has gone where none was seen before it came, at a spot that looks as it did on the last
-frame before the hand came, was not put there on that visit: it is the table's print that a move
+still frame before the hand came, was not put there on that visit: it is the table's print that a move
 beside it made the tile map take for a top (a cloth's flower, once a tile lies next to it), or a
 tile laid earlier and missed till now. The referee weighs which (``Referee._past_unplaced``).
 """
