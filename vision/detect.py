@@ -208,7 +208,7 @@ class Detector:
         changes the look."""
         if points and self.motion.colour is not None:
             self.bare.print_at(self.motion.colour, points, self._pitch)
-            self.still.forget_at([np.asarray(point, float) for point in points])
+            self.still.forget_at(points)
             self.quiet.forget()
 
     def detect(self, frame: np.ndarray, timestamp: float = 0.0) -> Observation:

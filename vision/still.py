@@ -161,11 +161,13 @@ class StillSpots:
             return None
         return np.vstack(spot.views), spot.crop
 
-    def forget_at(self, centres: Sequence[np.ndarray]) -> None:
+    def forget_at(self, centres: Sequence[tuple[float, float]]) -> None:
         """Forget the tops at ``centres`` (frame pixels): they were the table's print, not tiles
         (``Detector.look_past``), and are not remembered through the next hand that passes."""
+        points = [np.asarray(centre, float) for centre in centres]
+
         def apart(peak: Peak) -> bool:
-            return not any(_near(peak, np.asarray(centre, float)) for centre in centres)
+            return not any(_near(peak, point) for point in points)
 
         self._spots = [s for s in self._spots if apart(s.peak)]
         self._reported = {key: s for key, s in self._reported.items() if apart(s.peak)}

@@ -257,6 +257,6 @@ def test_a_top_taken_for_the_table_is_not_remembered_through_the_next_hand() -> 
     colour = _frame(90)
     spots.settle([_peak(A), _peak(B)], np.ones(MAP, bool), colour)
     spots.settle([_peak(A), _peak(B, heat=0.3)], STILL, colour)
-    spots.forget_at([B + 2.0])
+    spots.forget_at([(B[0] + 2.0, B[1] + 2.0)])
     spots.settle([_peak(A), _peak(B, heat=0.3)], _moved_at(B), colour)
     assert _centres(spots.settle([_peak(A), _peak(B, heat=0.3)], STILL, colour)) == [(400, 300)]
