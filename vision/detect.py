@@ -245,7 +245,8 @@ class Detector:
         unplaced = np.zeros(len(located.tiles), bool)
         if cells is not None:
             centres = [tile.centre for tile in located.tiles]
-            self.visits.see(cells, occluded, not moved.any(), centres)
+            mapped = {peak.centre.tobytes() for peak in found}  # tops the tile map found itself
+            self.visits.see(cells, occluded, not moved.any(), centres, [c for c in centres if c.tobytes() in mapped])
             unplaced = self.visits.unplaced(cells, centres, pitch)
         if located.tiles:
             self._pitch = pitch
@@ -324,7 +325,8 @@ class Detector:
         """The ``tops`` placed on the hive's lattice, settled by a second opinion (``vision.doubts``):
         with the ``doubted`` candidates that look like your set's tops (next to the hive, or as
         its first tile), with tops where something arrived on the table seen bare (``motion``: the
-        motion map's colours and moved cells; None: not known), with tops where the hive fell
+        motion map's colours and moved cells; None: not known), but where the last hand took a top
+        away (``HandVisits.vacated``), with tops where the hive fell
         apart, and without the holes in the hive and the tops crowded beside others taken for tops."""
         lens = self._lens(frame.shape)
         located = place_tops(tops, maps, frame, self._held, lens)
@@ -332,8 +334,9 @@ class Detector:
             extra = confirmed(frame, located, doubted, self.embedder, self.profile)
             if motion is not None:
                 pitch = pitch_px(located)
-                arrived = _apart(arrivals(frame, located, self.bare.arrived(*motion, pitch), self.embedder,
-                                          self.profile), extra)
+                arrived = [peak for peak in _apart(arrivals(frame, located, self.bare.arrived(*motion, pitch),
+                                                            self.embedder, self.profile), extra)
+                           if not self.visits.vacated(peak.centre, pitch)]
                 self.bare.kept([peak.centre for peak in arrived], pitch, motion[1].shape)
                 extra += arrived
         else:

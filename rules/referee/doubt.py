@@ -1,6 +1,11 @@
 """When what the camera shows is more likely its mistake than the players': ask, do not rule.
 
-The referee asks instead of flagging an illegal move (``Referee._illegal``) in eight cases:
+The referee asks instead of flagging an illegal move (``Referee._illegal``) in nine cases:
+
+- any illegal move seen with no hand by the board since the last still view: tiles move only
+  in hands, and the table's print or a shadow beside a move just made, read as a tile after the
+  hand had gone, is likelier (a phantom Beetle beside a Grasshopper just landed was ruled as Black
+  moving out of turn);
 
 - any illegal move seen in a view that shows under ``MIN_SHOWN`` of the stacks the move leaves
   alone: a camera that lost that much of the hive places the rest less surely;
@@ -107,6 +112,13 @@ def missed_move_message(board: Board, move: Move, quiet_visit: float) -> str:
     assert piece is not None
     return (f"{piece.colour.title} moved {piece} on {turn}'s turn, but a hand reached over the board at "
             f"{quiet_visit:.1f} s and nothing seemed to change: perhaps {turn}'s move was not seen")
+
+
+def handless_message(board: Board, move: Move) -> str:
+    """What to tell the players when a view shows ``move``, an illegal one, though no hand came by
+    the board since it was last still."""
+    return (f"{board.uhp(move)} would break the rules, but no hand came by the board since it was last still: "
+            "is a tile misread, or a shadow or the table's print read as a tile?")
 
 
 def unconfirmed_message(board: Board, move: Move) -> str:

@@ -31,7 +31,7 @@ from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent
                      UndoEvent, ViewEvent)
 from .apart import set_aside
 from .attempts import Attempt, Misread, offender
-from .doubt import (MOST_AT_ONCE, NOTHING, colour_doubt, lenient_moves_reason, many_moves_reason, missed_move_message,
+from .doubt import (MOST_AT_ONCE, NOTHING, colour_doubt, handless_message, lenient_moves_reason, many_moves_reason, missed_move_message,
                     RESUMED_REASON, second_move_message, unconfirmed_message, unseen_move_reason, view_doubt)
 from .identity import Renaming, parse_renaming, renamed, suspects
 from .inference import Explained, Explanation, judge, nearest_moves, shown_moves
@@ -122,6 +122,7 @@ class Referee:
         self._time = 0.0
         self._view: Observation | None = None  # the last steady view judged
         self._hand = False  # the view was occluded since it was last steady
+        self._reached = False  # ... since a view last showed the recorded position
         self._quiet_visit: float | None = None  # since the last recorded move, when a hand left the board unchanged
         self._blind_visit = False  # ... and its view showed as many tiles as the position has stacks
         self._visits = 0  # steady views after a hand since the last recorded move
@@ -157,6 +158,7 @@ class Referee:
         time = self._time = observation.timestamp
         events: list[Event] = [ViewEvent(time, frame.status)] if frame.changed else []
         self._hand = self._hand or frame.status == OCCLUDED
+        self._reached = self._reached or frame.status == OCCLUDED
         if frame.status != STEADY and self._deferred is not None:
             events += self._carry_or_ask(*self._deferred)
         if frame.status != STEADY or self._over():
@@ -506,6 +508,9 @@ class Referee:
         if self._unconfirmed():
             return self._misread(Misread(unconfirmed_message(self.board, move), _cells(move), 1, attempt.transform),
                                  scene, since)
+        if not self._reached:
+            return self._misread(Misread(handless_message(self.board, move), _cells(move), 1, attempt.transform),
+                                 scene, since)
         if offender(self.board, move) is self.board.turn or self._quiet_visit is None:
             return None
         message = missed_move_message(self.board, move, self._quiet_visit)
@@ -799,7 +804,7 @@ class Referee:
     def _accept(self, scene: Scene, transform: Transform) -> None:
         if transform != self._transform:
             self._printed = set()  # the hive moved on the table, or the camera: the print lies elsewhere
-        self._transform, self._between = transform, []
+        self._transform, self._between, self._reached = transform, [], False
         self._accepted = labels(moved(scene, transform))
 
     def _play(self, moves: tuple[Move, ...], timestamp: float, mark: Mark | None = None,

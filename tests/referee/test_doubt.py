@@ -51,6 +51,33 @@ def test_a_placement_out_of_turn_that_the_side_to_move_could_not_make_is_flagged
     assert of(events, "illegal")[0].rule == Rule.NOT_YOUR_TURN.value
 
 
+def test_an_illegal_tile_seen_with_no_hand_since_the_position_was_shown_is_a_misread(table) -> None:
+    """A shadow beside a tile just moved, read surely as a black Beetle after the hand had gone."""
+    t = table(*OPENING[:3])
+    assert [e.uhp for e in of(t.turn("bQ bG1-"), "move")] == ["bQ bG1-"]
+    t.still()
+    t.force("bB1", (3, 0))  # no hand: out of turn, were it a tile
+    assert kinds(t.still(4)) == []  # looked at again later, as a flicker or a hand's tile may be
+    events = t.still(30)
+    assert kinds(events) == ["misread"]
+    assert "no hand came by the board" in of(events, "misread")[0].message
+    assert not t.referee.record.attempts and t.referee.warnings[Colour.BLACK] == 0
+    t.take_back()  # the shadow goes: the warning is withdrawn, and play goes on
+    assert kinds(t.still()) == ["takeback"] and t.referee.pending() is None
+    assert [e.uhp for e in of(t.turn("wA1 -wQ"), "move")] == ["wA1 -wQ"]
+
+
+def test_the_same_illegal_tile_laid_by_a_hand_is_flagged(table) -> None:
+    t = table(*OPENING[:3])
+    t.turn("bQ bG1-")
+    t.still()
+    t.hand()
+    t.force("bB1", (3, 0))
+    events = t.still(30)
+    assert kinds(events) == ["illegal"]
+    assert of(events, "illegal")[0].rule == Rule.NOT_YOUR_TURN.value
+
+
 def test_a_move_out_of_turn_after_a_hand_left_the_board_unchanged_is_a_question(table) -> None:
     t = table(*OPENING)
     t.hand()

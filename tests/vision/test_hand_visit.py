@@ -38,6 +38,16 @@ def test_a_top_new_since_the_hand_where_the_picture_stayed_is_unplaced_and_one_l
     assert visits.unplaced(after, [FLOWER, TILE, OLD + 5.0], PITCH).tolist() == [True, False, False]
 
 
+def test_a_spot_a_top_lay_on_before_the_hand_came_was_vacated_by_it() -> None:
+    visits, cloth = HandVisits(), _cloth()
+    visits.see(cloth, False, True, [OLD, FLOWER], found=[OLD])  # FLOWER: a top only a second opinion found
+    assert not visits.vacated(OLD, PITCH)  # no hand has come yet
+    visits.see(cloth * 0.3, True, False, [])
+    visits.see(cloth, False, True, [TILE, FLOWER], found=[TILE])  # the tile at OLD moved to TILE
+    assert visits.vacated(OLD + (0.4 * PITCH, 0), PITCH) and not visits.vacated(OLD + (0.6 * PITCH, 0), PITCH)
+    assert not visits.vacated(TILE, PITCH) and not visits.vacated(FLOWER, PITCH)
+
+
 def test_the_look_before_is_that_of_the_last_frame_before_the_hand() -> None:
     """A shadow that crept over the flower long before the hand came changes nothing: the look
     compared is the one just before the visit, not the first."""
