@@ -44,12 +44,15 @@ class Table:
         return events
 
     def illegal(self, move: str) -> list[dict]:
-        """Show ``move`` made although it is illegal (the board object is left unchanged)."""
+        """Show ``move`` made by a hand although it is illegal (the board object is left
+        unchanged): the referee rules on no illegal move no hand was seen making."""
+        self.time += 0.1
+        hand = self.service.observe(Observation((), True, self.time))
         parsed = self.board.parse_uhp(move)
         stacks = {c: [p for p in s if p != parsed.piece] for c, s in self.board.stacks().items()}
         stacks = {c: s for c, s in stacks.items() if s}
         stacks.setdefault(parsed.dest, []).append(parsed.piece)
-        return self.show(stacks)
+        return hand + self.show(stacks)
 
 
 def csrf(client) -> str:
