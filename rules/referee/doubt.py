@@ -2,10 +2,10 @@
 
 The referee asks instead of flagging an illegal move (``Referee._illegal``) in nine cases:
 
-- any illegal move seen with no hand by the board since the last still view: tiles move only
-  in hands, and the table's print or a shadow beside a move just made, read as a tile after the
-  hand had gone, is likelier (a phantom Beetle beside a Grasshopper just landed was ruled as Black
-  moving out of turn);
+- any illegal move seen with no hand by the board since a view last showed the recorded
+  position: tiles move only in hands, and the table's print or a shadow beside a move just made,
+  read as a tile after the hand had gone, is likelier (a phantom Beetle beside a Grasshopper just
+  landed was ruled as Black moving out of turn);
 
 - any illegal move seen in a view that shows under ``MIN_SHOWN`` of the stacks the move leaves
   alone: a camera that lost that much of the hive places the rest less surely;
@@ -116,9 +116,9 @@ def missed_move_message(board: Board, move: Move, quiet_visit: float) -> str:
 
 def handless_message(board: Board, move: Move) -> str:
     """What to tell the players when a view shows ``move``, an illegal one, though no hand came by
-    the board since it was last still."""
-    return (f"{board.uhp(move)} would break the rules, but no hand came by the board since it was last still: "
-            "is a tile misread, or a shadow or the table's print read as a tile?")
+    the board since a view last showed the recorded position."""
+    return (f"{board.uhp(move)} would break the rules, but no hand came by the board since it last showed the "
+            "recorded position: is a tile misread, or a shadow or the table's print read as a tile?")
 
 
 def unconfirmed_message(board: Board, move: Move) -> str:

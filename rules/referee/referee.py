@@ -31,8 +31,9 @@ from .events import (Event, GameOverEvent, IllegalEvent, MisreadEvent, MoveEvent
                      UndoEvent, ViewEvent)
 from .apart import set_aside
 from .attempts import Attempt, Misread, offender
-from .doubt import (MOST_AT_ONCE, NOTHING, colour_doubt, handless_message, lenient_moves_reason, many_moves_reason, missed_move_message,
-                    RESUMED_REASON, second_move_message, unconfirmed_message, unseen_move_reason, view_doubt)
+from .doubt import (MOST_AT_ONCE, NOTHING, RESUMED_REASON, colour_doubt, handless_message, lenient_moves_reason,
+                    many_moves_reason, missed_move_message, second_move_message, unconfirmed_message,
+                    unseen_move_reason, view_doubt)
 from .identity import Renaming, parse_renaming, renamed, suspects
 from .inference import Explained, Explanation, judge, nearest_moves, shown_moves
 from .scene import Label, Scene, labels, moved, scene_of, tops
